@@ -1,0 +1,99 @@
+"""Reference lists of citing paper versions, as extracted (from PDF text, or read from a v1 record)."""
+import uuid
+
+from django.db import models
+from django.db.models import OuterRef, Subquery
+
+from citations.models.papers import PaperVersion
+
+
+class ExtractionOrigin(models.TextChoices):
+    INGEST = "ingest", "ingested reference list"
+    RECORD_IMPORT = "record_import", "read from a v1 record"
+
+
+class ReferenceExtractionQuerySet(models.QuerySet):
+    def current_for_paper(self, paper_id, cutoff) -> Subquery:
+        """Subquery: the extraction a record as of the cutoff itemizes as the paper's outbound list.
+
+        That is the newest extraction of the paper's highest version that has one.
+        """
+        return Subquery(
+            self.filter(paper_version__paper_id=paper_id, observed_at__lte=cutoff)
+            .order_by("-paper_version__version", "-observed_at", "-id")
+            .values("id")[:1]
+        )
+
+    def current_for_version(self, version_ref: str, cutoff) -> Subquery:
+        """Correlated subquery: the newest extraction, as of the cutoff, of the version in version_ref."""
+        return Subquery(
+            self.filter(paper_version_id=OuterRef(version_ref), observed_at__lte=cutoff)
+            .order_by("-observed_at", "-id")
+            .values("id")[:1]
+        )
+
+
+class ReferenceExtraction(models.Model):
+    """One observation set: the reference list of a paper version as one extraction saw it.
+
+    A new extraction of the same version is a new set; old sets stay. A record
+    itemizes the newest set, so references are never counted twice.
+    """
+
+    paper_version = models.ForeignKey(PaperVersion, on_delete=models.PROTECT, related_name="extractions")
+    source = models.CharField(max_length=32, help_text="Where the list came from, e.g. pdf_text.")
+    origin = models.CharField(max_length=16, choices=ExtractionOrigin.choices)
+    observed_at = models.DateTimeField()
+    content_digest = models.CharField(max_length=71, blank=True, default="",
+                                      help_text="sha256 of the ingested list; a re-ingest of the same list is a no-op.")
+
+    objects = ReferenceExtractionQuerySet.as_manager()
+
+    class Meta:
+        db_table = "reference_extractions"
+        constraints = [
+            # A v1 record does not say where one extraction ends, so everything read from
+            # records for one version and source is one set (and records can be read in any order).
+            models.UniqueConstraint(fields=["paper_version", "source"], condition=models.Q(origin="record_import"),
+                                    name="one_imported_extraction_per_version_source"),
+        ]
+        indexes = [
+            # current_for_paper() / current_for_version(): newest extraction of a version.
+            models.Index(fields=["paper_version", "observed_at"], name="extraction_newest_per_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.paper_version} {self.source} @ {self.observed_at:%Y-%m-%d %H:%M}"
+
+
+class PaperReference(models.Model):
+    """One reference of a citing version: an observation, never edited after it is written.
+
+    The id is the record's observation_id. Parsed fields are what the parser (or
+    the record this came from) read; curators correct them with overrides
+    (curation.Override), layered over this row.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    extraction = models.ForeignKey(ReferenceExtraction, on_delete=models.PROTECT, related_name="references")
+    reference_index = models.PositiveIntegerField(help_text="Position in the citing version's list, as parsed.")
+    raw_text = models.TextField(null=True, blank=True, help_text="The reference as extracted, when known.")
+    title = models.TextField(null=True, blank=True)
+    year = models.SmallIntegerField(null=True, blank=True)
+    authors = models.JSONField(default=list, blank=True)
+    venue = models.TextField(null=True, blank=True)
+    arxiv_id = models.CharField(max_length=40, null=True, blank=True, help_text="A valid arXiv id the reference names.")
+    doi = models.CharField(max_length=255, null=True, blank=True, help_text="A valid DOI the reference names, lower case.")
+    identifiers = models.JSONField(default=list, blank=True, help_text="Every identifier found, with its validity.")
+    parser = models.CharField(max_length=40, help_text="What produced the parsed fields.")
+    observed_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "paper_references"
+        indexes = [
+            # Outbound itemization: a list's references in reference_index order.
+            models.Index(fields=["extraction", "reference_index"], name="reference_in_list_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"[{self.reference_index}] {self.title or self.raw_text or self.id}"

@@ -1,0 +1,97 @@
+"""Canonical cited works and the append-only resolution links of references."""
+import uuid
+
+from django.db import models
+from django.db.models import OuterRef, Q, Subquery
+
+from citations.models.papers import Paper
+from citations.models.references import PaperReference
+
+
+class ResolutionState(models.TextChoices):
+    VERIFIED_EXACT = "verified_exact", "verified (identifier)"
+    VERIFIED_FUZZY = "verified_fuzzy", "verified (title and year)"
+    METADATA_MISMATCH = "metadata_mismatch", "identifier contradicts title"
+    MALFORMED_IDENTIFIER = "malformed_identifier", "malformed identifier"
+    PARSE_UNCERTAIN = "parse_uncertain", "parse uncertain"
+    UNRESOLVED = "unresolved", "unresolved"
+
+
+# The states in which a reference claims to cite a held paper: only these count as inbound.
+LINKING_STATES = (ResolutionState.VERIFIED_EXACT, ResolutionState.VERIFIED_FUZZY)
+
+
+class CitedWork(models.Model):
+    """A canonical scholarly work a reference can be linked to (the record's cited_work.work_id)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    doi = models.CharField(max_length=255, null=True, blank=True, unique=True, help_text="Lower case.")
+    arxiv_id = models.CharField(max_length=40, null=True, blank=True, unique=True)
+    title = models.TextField(null=True, blank=True)
+    year = models.SmallIntegerField(null=True, blank=True)
+    venue = models.TextField(null=True, blank=True)
+    metadata_source = models.CharField(max_length=40, null=True, blank=True)
+    snapshot_observed_at = models.DateTimeField()
+    paper = models.ForeignKey(Paper, on_delete=models.PROTECT, null=True, blank=True, related_name="works",
+                              help_text="The held paper this work is, when it is one.")
+
+    class Meta:
+        db_table = "cited_works"
+
+    def __str__(self) -> str:
+        return self.title or self.doi or self.arxiv_id or str(self.id)
+
+
+class LinkQuerySet(models.QuerySet):
+    def current(self, cutoff):
+        """Only each reference's newest link observed by the cutoff: the resolution a record shows."""
+        newest = (
+            PaperReferenceLink.objects.filter(reference_id=OuterRef("reference_id"), observed_at__lte=cutoff)
+            .order_by("-observed_at", "-id")
+            .values("id")[:1]
+        )
+        return self.filter(observed_at__lte=cutoff, id=Subquery(newest))
+
+    def linking(self):
+        """Links whose state claims the reference cites the linked paper."""
+        return self.filter(state__in=LINKING_STATES)
+
+
+class PaperReferenceLink(models.Model):
+    """One resolution of a reference: its state, what it links to, who decided, when.
+
+    Append-only. A new resolution is a new row; the record shows the newest, and
+    the older ones are the reference's history.
+    """
+
+    reference = models.ForeignKey(PaperReference, on_delete=models.PROTECT, related_name="links")
+    state = models.CharField(max_length=24, choices=ResolutionState.choices)
+    resolver_source = models.CharField(max_length=40, null=True, blank=True,
+                                       help_text="What decided the state (arxiv_id, doi, title_year, curation...).")
+    cited_paper = models.ForeignKey(Paper, on_delete=models.PROTECT, null=True, blank=True, related_name="inbound_links")
+    cited_work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, null=True, blank=True, related_name="links")
+    observed_at = models.DateTimeField()
+    evidence = models.JSONField(default=dict, blank=True, help_text="What matched and how well.")
+    resolver_version = models.CharField(max_length=40, blank=True, default="")
+
+    objects = LinkQuerySet.as_manager()
+
+    class Meta:
+        db_table = "paper_reference_links"
+        constraints = [
+            models.CheckConstraint(condition=Q(state__in=ResolutionState.values), name="link_state_is_known"),
+            # A verified state without a target would claim a citation of nothing.
+            models.CheckConstraint(
+                condition=~Q(state__in=LINKING_STATES) | Q(cited_paper__isnull=False) | Q(cited_work__isnull=False),
+                name="verified_link_has_target",
+            ),
+        ]
+        indexes = [
+            # LinkQuerySet.current(): newest link of a reference as of a time.
+            models.Index(fields=["reference", "observed_at"], name="link_newest_per_reference"),
+            # Inbound itemization: links into one paper.
+            models.Index(fields=["cited_paper", "state"], name="link_into_paper"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reference_id}: {self.state} @ {self.observed_at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,30 @@
+from django.urls import path, register_converter
+
+from citations import views
+
+
+class ArxivIdConverter:
+    """Any path segment that could hold an arXiv id (old-style ids contain one slash);
+    the view itself decides whether it is one, so a malformed id gets the 404 page."""
+
+    regex = r"[A-Za-z0-9.\-]+(?:/[0-9A-Za-z.]+)?"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(ArxivIdConverter, "arxiv")
+
+app_name = "citations"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("evidence", views.evidence, name="evidence"),
+    path("evidence/record-v1.schema.json", views.record_schema_json, name="record-schema"),
+    path("paper/<arxiv:arxiv_id>/citation-record.json", views.record_json, name="record-json"),
+    path("paper/<arxiv:arxiv_id>/citation-record", views.record_html, name="record-html"),
+    path("paper/<arxiv:arxiv_id>/integrity", views.integrity, name="integrity"),
+    path("paper/<arxiv:arxiv_id>", views.paper, name="paper"),
+]

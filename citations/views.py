@@ -1,0 +1,134 @@
+"""Public pages: the paper, its citation record (HTML and canonical JSON), integrity, evidence."""
+import json
+
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_safe
+
+from citations.arxiv_ids import is_canonical_arxiv_id
+from citations.models import Paper, PaperVersion
+from citations.presentation import (
+    NOTICE_REASONS,
+    STATE_LABELS,
+    STATE_MEANINGS,
+    observation_rows,
+    recompute_digests,
+    state_count_rows,
+)
+from citations.record import CAPS, BuiltRecord, RecordUnavailable, build_record
+from citations.record_import import record_schema
+
+JSON_CONTENT_TYPE = "application/json; charset=utf-8"
+
+
+def _built(arxiv_id: str) -> BuiltRecord:
+    if not is_canonical_arxiv_id(arxiv_id):
+        raise Http404(f"{arxiv_id!r} is not an arXiv identifier")
+    try:
+        return build_record(arxiv_id=arxiv_id)
+    except RecordUnavailable as error:
+        raise Http404(str(error)) from None
+
+
+def record_etag(built: BuiltRecord) -> str:
+    # Weak: the body also carries as_of, which moves every minute while the facts (and so
+    # the context digest) stay the same. Weak comparison is what If-None-Match uses.
+    return f'W/"{built.context_digest}"'
+
+
+def _etag_matches(header: str, etag: str) -> bool:
+    if header.strip() == "*":
+        return True
+    opaque = etag.removeprefix("W/")
+    return any(tag.strip().removeprefix("W/") == opaque for tag in header.split(","))
+
+
+@require_safe
+def record_json(request, arxiv_id: str):
+    built = _built(arxiv_id)
+    etag = record_etag(built)
+    if _etag_matches(request.headers.get("If-None-Match", ""), etag):
+        response = HttpResponseNotModified()
+    else:
+        response = HttpResponse(built.body, content_type=JSON_CONTENT_TYPE)
+    response["ETag"] = etag
+    response["Access-Control-Allow-Origin"] = "*"
+    patch_cache_control(response, public=True, max_age=60)
+    return response
+
+
+@require_safe
+def record_html(request, arxiv_id: str):
+    built = _built(arxiv_id)
+    record = built.record
+    return render(request, "citations/record.html", {
+        "record": record,
+        "paper": record["paper"],
+        "outbound": observation_rows(built, "outbound"),
+        "inbound": observation_rows(built, "inbound"),
+        "state_counts": state_count_rows(record),
+        "coverage": record["coverage"],
+        "inbound_total": record["coverage"][2]["denominator"],
+        "etag": record_etag(built),
+    })
+
+
+@require_safe
+def integrity(request, arxiv_id: str):
+    built = _built(arxiv_id)
+    # Recompute from the bytes the JSON page serves, not from the dict they were made from.
+    served = json.loads(built.body)
+    checks = recompute_digests(served)
+    return render(request, "citations/integrity.html", {
+        "record": served,
+        "paper": served["paper"],
+        "checks": checks,
+        "all_hold": all(check.holds for check in checks),
+        "failed": [check for check in checks if not check.holds],
+        "json_url": request.build_absolute_uri(served["links"]["json"]),
+        "body_bytes": len(built.body),
+    })
+
+
+@require_safe
+def paper(request, arxiv_id: str):
+    built = _built(arxiv_id)
+    versions = list(PaperVersion.objects.filter(paper__arxiv_id=arxiv_id).order_by("version").values("version", "created_at"))
+    return render(request, "citations/paper.html", {
+        "record": built.record,
+        "paper": built.record["paper"],
+        "versions": versions,
+    })
+
+
+@require_safe
+def evidence(request):
+    return render(request, "citations/evidence.html", {
+        "states": [(state, STATE_LABELS[state], STATE_MEANINGS[state]) for state in STATE_LABELS],
+        "reasons": sorted(NOTICE_REASONS.items()),
+        "caps": CAPS,
+    })
+
+
+@require_safe
+def record_schema_json(request):
+    return HttpResponse(json.dumps(record_schema(), indent=2), content_type=JSON_CONTENT_TYPE)
+
+
+@require_safe
+def home(request):
+    papers = (
+        Paper.objects.filter(versions__extractions__isnull=False).distinct().order_by("arxiv_id")
+        .values_list("arxiv_id", flat=True)[:200]
+    )
+    return render(request, "citations/home.html", {"papers": list(papers)})
+
+
+def not_found(request, exception=None):
+    reason = str(exception) if isinstance(exception, Http404) and exception.args else None
+    return render(request, "404.html", {"reason": reason}, status=404)
+
+
+def server_error(request):
+    return render(request, "500.html", status=500)

@@ -1,0 +1,1 @@
+"""Curation: audited overrides layered over observations."""

@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("", include("citations.urls")),
+]
+
+handler404 = "citations.views.not_found"
+handler500 = "citations.views.server_error"

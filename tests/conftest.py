@@ -1,0 +1,33 @@
+import os
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+SEEDS = Path(__file__).resolve().parent.parent / "citations" / "fixtures" / "seeds"
+SHARED_SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+SEED_000 = SEEDS / "000_f4a99cc23cf9af82.txt"
+SEED_004 = SEEDS / "004_e763c48f2517f539.txt"
+
+
+def require_service(what: str):
+    """Skip when a service is missing, unless CI asked for every service (PITH_REQUIRE_SERVICES=1)."""
+    if os.environ.get("PITH_REQUIRE_SERVICES") == "1":
+        pytest.fail(f"{what} is required here (PITH_REQUIRE_SERVICES=1) but not available")
+    pytest.skip(f"{what} not available")
+
+
+def pytest_collection_modifyitems(config, items):
+    on_postgresql = connection.vendor == "postgresql"
+    for item in items:
+        if "postgresql" in item.keywords and not on_postgresql:
+            item.add_marker(pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)"))
+
+
+@pytest.fixture
+def seeds(db):
+    """Both reference records imported, as the demo loads them."""
+    from citations.record_import import import_record
+
+    for path in (SEED_000, SEED_004):
+        import_record(data=path.read_bytes())

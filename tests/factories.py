@@ -1,0 +1,51 @@
+"""Builders of stored observations for tests: papers with snapshots, reference lists, links."""
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from citations.models import (
+    Paper,
+    PaperReference,
+    PaperReferenceLink,
+    PaperSnapshot,
+    PaperVersion,
+    ReferenceExtraction,
+    ResolutionState,
+)
+from citations.models.references import ExtractionOrigin
+
+T0 = datetime(2026, 8, 1, 12, 0, 0, 123456, tzinfo=UTC)
+
+
+def make_paper(arxiv_id: str, *, title: str | None = None, observed_at: datetime = T0, latest_version: int = 1,
+               primary_category: str = "cs.DC", doi: str | None = None) -> Paper:
+    """A held paper with one metadata snapshot and its versions."""
+    paper, _ = Paper.objects.get_or_create(arxiv_id=arxiv_id)
+    PaperSnapshot.objects.create(
+        paper=paper, observed_at=observed_at, title=title or f"Paper {arxiv_id}",
+        submitted_at=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC), last_updated=datetime(2025, 2, 3, 4, 5, 6, tzinfo=UTC),
+        latest_version=latest_version, primary_category=primary_category, doi=doi, source="arxiv_metadata",
+    )
+    for version in range(1, latest_version + 1):
+        PaperVersion.objects.get_or_create(paper=paper, version=version)
+    return paper
+
+
+def make_references(paper: Paper, count: int, *, version: int = 1, observed_at: datetime = T0,
+                    cites: Paper | None = None, state: str = ResolutionState.UNRESOLVED,
+                    resolver_source: str | None = None, start_index: int = 1) -> list[PaperReference]:
+    """A reference list of `count` references of one version, each with one link."""
+    paper_version, _ = PaperVersion.objects.get_or_create(paper=paper, version=version)
+    extraction = ReferenceExtraction.objects.create(paper_version=paper_version, source="pdf_text",
+                                                    origin=ExtractionOrigin.INGEST, observed_at=observed_at)
+    references = PaperReference.objects.bulk_create([
+        PaperReference(id=uuid.uuid4(), extraction=extraction, reference_index=start_index + i,
+                       raw_text=f"A. Author. Work number {i}. 2024.", title=f"Work number {i}", year=2024,
+                       parser="test", observed_at=observed_at + timedelta(microseconds=i))
+        for i in range(count)
+    ])
+    PaperReferenceLink.objects.bulk_create([
+        PaperReferenceLink(reference=reference, state=state, resolver_source=resolver_source, cited_paper=cites,
+                           observed_at=reference.observed_at)
+        for reference in references
+    ])
+    return references
