@@ -4,9 +4,10 @@ This module only reads. `build_record()` runs at most six SQL statements,
 whatever the number of references (the record's caps.database_statements):
 
   1. the paper's newest metadata snapshot as of the cutoff
-  2. outbound observations: the current reference list's newest links, with their total
+  2. outbound observations: the current reference list with each reference's newest link,
+     and their total
   3. inbound observations: other papers' current references whose newest link verifies
-     a citation of this paper, with their total
+     a citation of this paper, and their total
   4. standing sources: the newest succeeded synchronisation of each source
   5. check receipts, with the events each found, for the linked works (skipped when none)
   6. external citation measurements, the newest per source
@@ -19,26 +20,16 @@ seeds do not show is specified in docs/record-v1.md.
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 from uuid import UUID
 
 from django.db import connection
-from django.db.models import Count, F, Max, OuterRef, Subquery, Window
-from django.db.models.functions import Collate
 from django.utils import timezone
 
 from citations.canonical import canonical_bytes, context_digest, observation_digest
-from citations.models import (
-    CitationMeasurement,
-    Paper,
-    PaperReferenceLink,
-    PaperSnapshot,
-    ReferenceExtraction,
-    ResolutionState,
-    RetractionStatusReceipt,
-    StandingSourceSync,
-    SyncStatus,
-)
-from citations.timestamps import long_date, render_offset, render_z, truncate_to_minute
+from citations.models import CitedWork, Paper, ResolutionState
+from citations.models.resolution import LINKING_STATES
+from citations.timestamps import long_date, render_z, truncate_to_minute
 
 SCHEMA = "pith.paper-citation-record.v1"
 CAPS = {"database_statements": 6, "inbound": 100, "outbound": 100}
@@ -52,8 +43,6 @@ NO_WORK_LINK = "canonical_work_link_unavailable"
 NO_SOURCE_SYNCHRONISED = "standing_sources_never_synchronised"
 CHECK_PENDING = "standing_check_pending"
 
-_SNAPSHOT_FIELDS = ("title", "submitted_at", "last_updated", "observed_at", "latest_version")
-
 
 class RecordUnavailable(LookupError):
     """No record can be built: the paper is not held, or had no metadata snapshot by the cutoff."""
@@ -65,11 +54,43 @@ class BuiltRecord:
 
     record: dict
     body: bytes
-    details: dict[str, dict] = field(default_factory=dict)   # observation_id -> raw text, parsed venue...
+    details: dict[str, dict] = field(default_factory=dict)   # observation_id -> raw text, parsed venue
 
     @property
     def context_digest(self) -> str:
         return self.record["context_digest"]
+
+
+class _Row(NamedTuple):
+    """One observation as the outbound and inbound reads return it (see _observation_columns)."""
+
+    reference_id: object
+    reference_index: int
+    observed_at: str
+    title: str | None
+    year: int | None
+    raw_text: str | None
+    venue: str | None
+    source: str
+    citing_version: int
+    state: str
+    resolver_source: str | None
+    resolved_at: str
+    other_arxiv_id: str | None        # outbound: the cited paper; inbound: the citing paper
+    other_title: str | None
+    other_submitted_at: str | None
+    other_last_updated: str | None
+    other_observed_at: str | None
+    other_latest_version: int | None
+    work_id: object
+    work_doi: str | None
+    work_arxiv_id: str | None
+    work_title: str | None
+    work_year: int | None
+    work_venue: str | None
+    work_metadata_source: str | None
+    work_observed_at: str | None
+    total: int
 
 
 def build_record(*, arxiv_id: str, as_of: datetime | None = None) -> BuiltRecord:
@@ -78,52 +99,58 @@ def build_record(*, arxiv_id: str, as_of: datetime | None = None) -> BuiltRecord
     if timezone.is_naive(cutoff):
         raise ValueError("as_of must be timezone-aware")
 
-    paper = _read_paper(arxiv_id, cutoff)                                   # statement 1
-    outbound_rows = list(_outbound_rows(paper["paper_id"], cutoff))         # statement 2
-    inbound_rows = list(_inbound_rows(paper["paper_id"], cutoff))           # statement 3
-    synced = _standing_sources(cutoff)                                      # statement 4
-    work_ids = {row["cited_work_id"] for row in outbound_rows + inbound_rows if row["cited_work_id"]}
-    receipts = _receipts(work_ids, cutoff) if work_ids else {}              # statement 5
-    measurements = _measurements(paper["paper_id"], cutoff)                 # statement 6
+    paper_id, *snapshot = _read_paper(arxiv_id, cutoff)                           # statement 1
+    outbound_rows = [_Row(*row) for row in _outbound_rows(paper_id, cutoff)]      # statement 2
+    inbound_rows = [_Row(*row) for row in _inbound_rows(paper_id, cutoff)]        # statement 3
+    synced = _standing_sources(cutoff)                                            # statement 4
+    work_ids = sorted({_uuid_text(r.work_id) for r in outbound_rows + inbound_rows if r.work_id is not None})
+    receipts = _receipts(work_ids, cutoff) if work_ids else {}                    # statement 5
+    measurements = _measurements(paper_id, cutoff)                                # statement 6
 
-    paper_block = _paper_level(arxiv_id, paper)
-    outbound, details = [], {}
-    for row in outbound_rows:
-        citing = {**paper_block, "version": row["reference__extraction__paper_version__version"]}
-        cited = _snapshot_block(row, "cited") if row["cited_paper__arxiv_id"] else None
-        outbound.append(_observation(row, citing, cited, receipts, synced, details))
-    inbound = []
-    for row in inbound_rows:
-        citing = _snapshot_block(row, "citing")
-        cited = {**paper_block, "version": paper["latest_version"]}
-        inbound.append(_observation(row, citing, cited, receipts, synced, details))
+    title, submitted_at, last_updated, latest_version, primary_category, observed_at = snapshot
+    paper_level = {
+        "arxiv_id": arxiv_id,
+        "last_updated": _z(last_updated),
+        "snapshot_observed_at": _z(observed_at),
+        "submitted_at": _z(submitted_at),
+        "title": title,
+    }
+    details: dict[str, dict] = {}
+    outbound = [
+        _observation(row, citing={**paper_level, "version": row.citing_version},
+                     cited=_other_paper(row, version=row.other_latest_version) if row.other_arxiv_id else None,
+                     receipts=receipts, synced=synced, details=details)
+        for row in outbound_rows
+    ]
+    inbound = [
+        _observation(row, citing=_other_paper(row, version=row.citing_version),
+                     cited={**paper_level, "version": latest_version},
+                     receipts=receipts, synced=synced, details=details)
+        for row in inbound_rows
+    ]
 
-    total_outbound = outbound_rows[0]["total"] if outbound_rows else 0
-    total_inbound = inbound_rows[0]["total"] if inbound_rows else 0
+    total_outbound = outbound_rows[0].total if outbound_rows else 0
+    total_inbound = inbound_rows[0].total if inbound_rows else 0
     minute = truncate_to_minute(cutoff)
     record = {
         "as_of": render_z(minute),
         "caps": dict(CAPS),
-        "coverage": _coverage(outbound, inbound, total_inbound, synced, measurements),
+        "coverage": _coverage(outbound_rows, inbound_rows, total_inbound, synced, measurements),
         "external_citation_measurements": [
-            {"count": m["count"], "observed_at": render_z(m["observed_at"]), "source": m["source"]} for m in measurements
+            {"count": count, "observed_at": _z(at), "source": source} for source, count, at in measurements
         ],
         "inbound": inbound,
         "links": record_links(arxiv_id),
         "outbound": outbound,
-        "paper": {
-            **paper_block,
-            "latest_version": paper["latest_version"],
-            "primary_category": paper["primary_category"],
-        },
+        "paper": {**paper_level, "latest_version": latest_version, "primary_category": primary_category},
         "reference_resolution": {
             "displayed": len(outbound),
-            "state_counts": _state_counts(outbound),
+            "state_counts": _state_counts(outbound_rows),
             "total_outbound_references": total_outbound,
         },
         "refusal": REFUSAL,
         "schema": SCHEMA,
-        "standing_sources": [{"observed_at": render_offset(at), "source": source} for source, at in synced.items()],
+        "standing_sources": [{"observed_at": _offset(at), "source": source} for source, at in synced.items()],
         "thesis": _thesis(minute, arxiv_id, len(outbound), total_outbound, len(inbound), total_inbound),
     }
     record["context_digest"] = context_digest(record)
@@ -142,220 +169,275 @@ def record_links(arxiv_id: str) -> dict:
 
 
 # --- reads -------------------------------------------------------------------------------------------
+#
+# Plain SQL that runs unchanged on PostgreSQL and SQLite: a record page is the hottest path of the
+# site, and these six statements are all it costs. Every "newest ... as of the cutoff" is a
+# correlated subquery answered by a named index (see the models). Timestamps come back as UTC text
+# "YYYY-MM-DD HH:MM:SS[.ffffff]", which the renderings below turn into the record's two forms without
+# building datetime objects.
 
 
-def _read_paper(arxiv_id: str, cutoff: datetime) -> dict:
-    row = (
-        PaperSnapshot.objects.as_of(cutoff)
-        .filter(paper__arxiv_id=arxiv_id)
-        .order_by("-observed_at")
-        .values("paper_id", "title", "submitted_at", "last_updated", "latest_version", "primary_category",
-                "observed_at")
-        .first()
+def _ts(column: str) -> str:
+    if connection.vendor == "postgresql":
+        return f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')"
+    # Django stores SQLite datetimes as this very text, in UTC; the cast keeps sqlite3 from
+    # turning the declared datetime column back into an object.
+    return f"CAST({column} AS TEXT)"
+
+
+def _text_collation() -> str:
+    # Records sort arXiv ids by code point, as Python does; PostgreSQL sorts text by the
+    # database's collation unless told otherwise.
+    return ' COLLATE "C"' if connection.vendor == "postgresql" else ""
+
+
+def _params(cutoff: datetime, **values) -> dict:
+    return {"cutoff": connection.ops.adapt_datetimefield_value(cutoff), **values}
+
+
+def _fetch(sql: str, params) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+_NEWEST_SNAPSHOT = """(SELECT s2.id FROM paper_snapshots s2
+    WHERE s2.paper_id = {paper} AND s2.observed_at <= %(cutoff)s ORDER BY s2.observed_at DESC LIMIT 1)"""
+_NEWEST_LINK = """(SELECT l2.id FROM paper_reference_links l2
+    WHERE l2.reference_id = r.id AND l2.observed_at <= %(cutoff)s ORDER BY l2.observed_at DESC, l2.id DESC LIMIT 1)"""
+
+
+def _observation_columns(snapshot_paper: str) -> str:
+    """The columns of one observation row, in the order _Row reads them."""
+    return f"""r.id, r.reference_index, {_ts("r.observed_at")}, r.title, r.year, r.raw_text, r.venue,
+        e.source, v.version, l.state, l.resolver_source, {_ts("l.observed_at")},
+        {snapshot_paper}.arxiv_id, ps.title, {_ts("ps.submitted_at")}, {_ts("ps.last_updated")},
+        {_ts("ps.observed_at")}, ps.latest_version,
+        w.id, w.doi, w.arxiv_id, w.title, w.year, w.venue, w.metadata_source, {_ts("w.snapshot_observed_at")},
+        COUNT(*) OVER ()"""
+
+
+def _read_paper(arxiv_id: str, cutoff: datetime) -> tuple:
+    rows = _fetch(
+        f"""SELECT p.id, s.title, {_ts("s.submitted_at")}, {_ts("s.last_updated")}, s.latest_version,
+                   s.primary_category, {_ts("s.observed_at")}
+            FROM papers p JOIN paper_snapshots s ON s.paper_id = p.id
+            WHERE p.arxiv_id = %(arxiv_id)s AND s.observed_at <= %(cutoff)s
+            ORDER BY s.observed_at DESC LIMIT 1""",
+        _params(cutoff, arxiv_id=arxiv_id),
     )
-    if row is None:
+    if not rows:
         # Off the hot path: say which of the two it is.
         if Paper.objects.filter(arxiv_id=arxiv_id).exists():
             raise RecordUnavailable(f"arXiv:{arxiv_id} has no metadata snapshot observed by {render_z(cutoff)}")
         raise RecordUnavailable(f"arXiv:{arxiv_id} is not held by this Pith store")
-    return row
+    return rows[0]
 
 
-def _snapshot_annotations(prefix: str, paper_ref: str, cutoff: datetime) -> dict:
-    latest = PaperSnapshot.objects.latest_value
-    return {f"{prefix}_{name}": latest(paper_ref, name, cutoff) for name in _SNAPSHOT_FIELDS}
-
-
-_OBSERVATION_VALUES = (
-    "reference_id", "reference__reference_index", "reference__observed_at", "reference__title",
-    "reference__year", "reference__raw_text", "reference__venue", "reference__extraction__source",
-    "reference__extraction__paper_version__version", "state", "resolver_source", "observed_at",
-    "cited_paper__arxiv_id", "cited_work_id", "cited_work__doi", "cited_work__arxiv_id", "cited_work__title",
-    "cited_work__year", "cited_work__venue", "cited_work__metadata_source", "cited_work__snapshot_observed_at",
-)
-
-
-def _by_arxiv_id(path: str):
-    # Records sort arXiv ids by code point, as Python does; PostgreSQL sorts text by the
-    # database collation unless told otherwise.
-    return Collate(path, "C") if connection.vendor == "postgresql" else F(path)
-
-
-def _outbound_rows(paper_id: int, cutoff: datetime):
-    return (
-        PaperReferenceLink.objects.current(cutoff)
-        .filter(
-            reference__extraction_id=ReferenceExtraction.objects.current_for_paper(paper_id, cutoff),
-            reference__observed_at__lte=cutoff,
-        )
-        .annotate(total=Window(Count("id")), **_snapshot_annotations("cited", "cited_paper_id", cutoff))
-        .order_by("reference__reference_index", "reference_id")
-        .values(*_OBSERVATION_VALUES, "total", *(f"cited_{name}" for name in _SNAPSHOT_FIELDS))
-        [: CAPS["outbound"]]
+def _outbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
+    # The newest extraction of the highest version that has one; each reference's newest link;
+    # the cited paper's newest snapshot.
+    return _fetch(
+        f"""SELECT {_observation_columns("cp")}
+            FROM paper_references r
+            JOIN reference_extractions e ON e.id = r.extraction_id
+            JOIN paper_versions v ON v.id = e.paper_version_id
+            JOIN paper_reference_links l ON l.id = {_NEWEST_LINK}
+            LEFT JOIN papers cp ON cp.id = l.cited_paper_id
+            LEFT JOIN paper_snapshots ps ON ps.id = {_NEWEST_SNAPSHOT.format(paper="l.cited_paper_id")}
+            LEFT JOIN cited_works w ON w.id = l.cited_work_id
+            WHERE r.extraction_id = (
+                SELECT e2.id FROM reference_extractions e2 JOIN paper_versions v2 ON v2.id = e2.paper_version_id
+                WHERE v2.paper_id = %(paper)s AND e2.observed_at <= %(cutoff)s
+                ORDER BY v2.version DESC, e2.observed_at DESC, e2.id DESC LIMIT 1)
+              AND r.observed_at <= %(cutoff)s
+            ORDER BY r.reference_index, r.id
+            LIMIT {CAPS["outbound"]}""",
+        _params(cutoff, paper=paper_id),
     )
 
 
-def _inbound_rows(paper_id: int, cutoff: datetime):
-    citing_paper = "reference__extraction__paper_version__paper_id"
-    return (
-        PaperReferenceLink.objects.current(cutoff)
-        .linking()
-        .filter(cited_paper_id=paper_id, reference__observed_at__lte=cutoff)
-        .exclude(**{citing_paper: paper_id})
-        .filter(reference__extraction_id=ReferenceExtraction.objects.current_for_version(
-            "reference__extraction__paper_version_id", cutoff))
-        .annotate(total=Window(Count("id")), **_snapshot_annotations("citing", citing_paper, cutoff))
-        .order_by(
-            _by_arxiv_id("reference__extraction__paper_version__paper__arxiv_id"),
-            "reference__extraction__paper_version__version",
-            "reference__reference_index",
-            "reference_id",
-        )
-        .values(*_OBSERVATION_VALUES, "reference__extraction__paper_version__paper__arxiv_id", "total",
-                *(f"citing_{name}" for name in _SNAPSHOT_FIELDS))
-        [: CAPS["inbound"]]
+def _inbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
+    # Links into this paper that verify a citation and are their reference's newest, from the
+    # newest extraction of each citing version of another paper; the citing paper's newest snapshot.
+    linking = ", ".join(f"'{state}'" for state in LINKING_STATES)
+    return _fetch(
+        f"""SELECT {_observation_columns("cp")}
+            FROM paper_reference_links l
+            JOIN paper_references r ON r.id = l.reference_id
+            JOIN reference_extractions e ON e.id = r.extraction_id
+            JOIN paper_versions v ON v.id = e.paper_version_id
+            JOIN papers cp ON cp.id = v.paper_id
+            LEFT JOIN paper_snapshots ps ON ps.id = {_NEWEST_SNAPSHOT.format(paper="v.paper_id")}
+            LEFT JOIN cited_works w ON w.id = l.cited_work_id
+            WHERE l.cited_paper_id = %(paper)s AND l.state IN ({linking}) AND l.observed_at <= %(cutoff)s
+              AND v.paper_id <> %(paper)s AND r.observed_at <= %(cutoff)s
+              AND l.id = {_NEWEST_LINK}
+              AND r.extraction_id = (
+                SELECT e2.id FROM reference_extractions e2
+                WHERE e2.paper_version_id = e.paper_version_id AND e2.observed_at <= %(cutoff)s
+                ORDER BY e2.observed_at DESC, e2.id DESC LIMIT 1)
+            ORDER BY cp.arxiv_id{_text_collation()}, v.version, r.reference_index, r.id
+            LIMIT {CAPS["inbound"]}""",
+        _params(cutoff, paper=paper_id),
     )
 
 
-def _standing_sources(cutoff: datetime) -> dict[str, datetime]:
-    rows = (
-        StandingSourceSync.objects.filter(status=SyncStatus.SUCCEEDED, observed_at__lte=cutoff)
-        .values("source")
-        .annotate(last=Max("observed_at"))
-        .order_by("source")
+def _standing_sources(cutoff: datetime) -> dict[str, str]:
+    rows = _fetch(
+        f"""SELECT source, {_ts("MAX(observed_at)")} FROM standing_source_syncs
+            WHERE status = 'succeeded' AND observed_at <= %(cutoff)s
+            GROUP BY source ORDER BY source""",
+        _params(cutoff),
     )
-    return {row["source"]: row["last"] for row in rows}
+    return {source: _utc_text(at) for source, at in rows}
 
 
-def _receipts(work_ids: set[UUID], cutoff: datetime) -> dict[UUID, dict[str, dict]]:
-    newest = (
-        RetractionStatusReceipt.objects.filter(work_id=OuterRef("work_id"), source=OuterRef("source"),
-                                               observed_at__lte=cutoff)
-        .order_by("-observed_at")
-        .values("id")[:1]
+def _receipts(work_ids: list, cutoff: datetime) -> dict[str, dict[str, dict]]:
+    prepare = CitedWork._meta.pk.get_db_prep_value
+    names = [f"w{n}" for n in range(len(work_ids))]
+    rows = _fetch(
+        f"""SELECT rc.work_id, rc.source, {_ts("rc.observed_at")}, ev.event_type, ev.notice_doi, ev.occurred_on,
+                   ev.reason, ev.source, ev.source_record_id, ev.subject_doi
+            FROM retraction_status_cache rc
+            LEFT JOIN retraction_status_cache_events re ON re.receipt_id = rc.id
+            LEFT JOIN scholarly_work_events ev ON ev.id = re.event_id
+            WHERE rc.work_id IN ({", ".join(f"%({name})s" for name in names)})
+              AND rc.id = (SELECT r2.id FROM retraction_status_cache r2
+                           WHERE r2.work_id = rc.work_id AND r2.source = rc.source AND r2.observed_at <= %(cutoff)s
+                           ORDER BY r2.observed_at DESC LIMIT 1)""",
+        _params(cutoff, **{name: prepare(UUID(w), connection) for name, w in zip(names, work_ids)}),
     )
-    rows = (
-        RetractionStatusReceipt.objects.filter(work_id__in=work_ids, observed_at__lte=cutoff, id=Subquery(newest))
-        .values("work_id", "source", "observed_at", "found_events__event_type", "found_events__notice_doi",
-                "found_events__occurred_on", "found_events__reason", "found_events__source",
-                "found_events__source_record_id", "found_events__subject_doi")
-    )
-    by_work: dict[UUID, dict[str, dict]] = defaultdict(dict)
-    for row in rows:
-        receipt = by_work[row["work_id"]].setdefault(row["source"], {"observed_at": row["observed_at"], "events": []})
-        if row["found_events__event_type"] is not None:
-            receipt["events"].append(_event(row))
+    by_work: dict[str, dict[str, dict]] = defaultdict(dict)
+    for work_id, source, at, *event in rows:
+        receipt = by_work[_uuid_text(work_id)].setdefault(source, {"observed_at": _utc_text(at), "events": []})
+        if event[0] is not None:
+            receipt["events"].append(_event(event))
     return by_work
 
 
-def _measurements(paper_id: int, cutoff: datetime) -> list[dict]:
-    newest = (
-        CitationMeasurement.objects.filter(paper_id=OuterRef("paper_id"), source=OuterRef("source"),
-                                           observed_at__lte=cutoff)
-        .order_by("-observed_at")
-        .values("id")[:1]
+def _measurements(paper_id: int, cutoff: datetime) -> list[tuple]:
+    rows = _fetch(
+        f"""SELECT m.source, m.count, {_ts("m.observed_at")} FROM external_citation_measurements m
+            WHERE m.paper_id = %(paper)s AND m.id = (
+                SELECT m2.id FROM external_citation_measurements m2
+                WHERE m2.paper_id = m.paper_id AND m2.source = m.source AND m2.observed_at <= %(cutoff)s
+                ORDER BY m2.observed_at DESC LIMIT 1)
+            ORDER BY m.source""",
+        _params(cutoff, paper=paper_id),
     )
-    return list(
-        CitationMeasurement.objects.filter(paper_id=paper_id, observed_at__lte=cutoff, id=Subquery(newest))
-        .order_by("source")
-        .values("source", "count", "observed_at")
-    )
+    return [(source, count, _utc_text(at)) for source, count, at in rows]
+
+
+# Text timestamps from the reads: "YYYY-MM-DD HH:MM:SS.ffffff", always with six fraction digits, so
+# they compare as the times they name.
+
+def _utc_text(value: str | None) -> str | None:
+    if value is None or len(value) == 26:
+        return value
+    return value + ".000000" if len(value) == 19 else (value + "000000")[:26]
+
+
+def _z(value: str | None) -> str | None:
+    """Z rendering of a text timestamp from the reads (called for every time shown: kept lean)."""
+    if value is None:
+        return None
+    if len(value) > 19 and value[20:26] != "000000":
+        return value[:10] + "T" + value[11:26] + "Z"
+    return value[:10] + "T" + value[11:19] + "Z"
+
+
+def _offset(value: str | None) -> str | None:
+    """+00:00 rendering of a text timestamp from the reads."""
+    if value is None:
+        return None
+    fraction = value[20:26].rstrip("0")
+    return value[:10] + "T" + value[11:19] + (f".{fraction}+00:00" if fraction else "+00:00")
+
+
+def _uuid_text(value) -> str:
+    # PostgreSQL returns uuid.UUID; SQLite returns the 32 hex digits Django stores there.
+    return str(value) if isinstance(value, UUID) else str(UUID(value))
 
 
 # --- assembly ----------------------------------------------------------------------------------------
 
 
-def _paper_level(arxiv_id: str, snapshot: dict) -> dict:
+def _other_paper(row: _Row, *, version: int | None) -> dict:
+    """The citing_paper (inbound) or cited_paper (outbound) block, from that paper's newest snapshot."""
     return {
-        "arxiv_id": arxiv_id,
-        "last_updated": render_z(snapshot["last_updated"]),
-        "snapshot_observed_at": render_z(snapshot["observed_at"]),
-        "submitted_at": render_z(snapshot["submitted_at"]),
-        "title": snapshot["title"],
-    }
-
-
-def _snapshot_block(row: dict, prefix: str) -> dict:
-    """citing_paper / cited_paper of an observation, from the annotated newest snapshot of that paper."""
-    arxiv_id = row["cited_paper__arxiv_id"] if prefix == "cited" else row[
-        "reference__extraction__paper_version__paper__arxiv_id"]
-    version = row[f"{prefix}_latest_version"] if prefix == "cited" else row[
-        "reference__extraction__paper_version__version"]
-    return {
-        "arxiv_id": arxiv_id,
-        "last_updated": render_z(row[f"{prefix}_last_updated"]),
-        "snapshot_observed_at": render_z(row[f"{prefix}_observed_at"]),
-        "submitted_at": render_z(row[f"{prefix}_submitted_at"]),
-        "title": row[f"{prefix}_title"],
+        "arxiv_id": row.other_arxiv_id,
+        "last_updated": _z(row.other_last_updated),
+        "snapshot_observed_at": _z(row.other_observed_at),
+        "submitted_at": _z(row.other_submitted_at),
+        "title": row.other_title,
         "version": version,
     }
 
 
-def _cited_work(row: dict) -> dict:
+def _cited_work(row: _Row, pith_arxiv_id: str | None) -> dict:
     """The cited work as the reference describes it, plus its canonical link where one exists."""
-    if row["cited_work_id"] is not None:
+    if row.work_id is not None:
         return {
-            "arxiv_id": row["cited_work__arxiv_id"],
-            "doi": row["cited_work__doi"],
-            "metadata_source": row["cited_work__metadata_source"],
-            "pith_arxiv_id": row["cited_paper__arxiv_id"],
-            "snapshot_observed_at": render_z(row["cited_work__snapshot_observed_at"]),
-            "title": row["cited_work__title"],
-            "venue": row["cited_work__venue"],
-            "work_id": str(row["cited_work_id"]),
-            "year": row["cited_work__year"],
+            "arxiv_id": row.work_arxiv_id,
+            "doi": row.work_doi,
+            "metadata_source": row.work_metadata_source,
+            "pith_arxiv_id": pith_arxiv_id,
+            "snapshot_observed_at": _z(row.work_observed_at),
+            "title": row.work_title,
+            "venue": row.work_venue,
+            "work_id": _uuid_text(row.work_id),
+            "year": row.work_year,
         }
     return {
         "arxiv_id": None,
         "doi": None,
         "metadata_source": None,
-        "pith_arxiv_id": row["cited_paper__arxiv_id"],
-        "snapshot_observed_at": render_z(row["reference__observed_at"]),
-        "title": row["reference__title"],
+        "pith_arxiv_id": pith_arxiv_id,
+        "snapshot_observed_at": _z(row.observed_at),
+        "title": row.title,
         "venue": None,
         "work_id": None,
-        "year": row["reference__year"],
+        "year": row.year,
     }
 
 
-def _observation(row, citing, cited, receipts, synced, details) -> dict:
+def _observation(row: _Row, *, citing: dict, cited: dict | None, receipts, synced, details) -> dict:
+    observation_id = _uuid_text(row.reference_id)
     links = {"citing_paper": f"/paper/{citing['arxiv_id']}"}
     if cited is not None:
         links["cited_paper"] = f"/paper/{cited['arxiv_id']}"
+    work = _cited_work(row, cited["arxiv_id"] if cited else None)
     observation = {
         "citation": {
             "cited_paper": cited,
-            "cited_work": _cited_work(row),
+            "cited_work": work,
             "citing_paper": citing,
-            "reference_index": row["reference__reference_index"],
-            "source": row["reference__extraction__source"],
-            "source_observed_at": render_z(row["reference__observed_at"]),
+            "reference_index": row.reference_index,
+            "source": row.source,
+            "source_observed_at": _z(row.observed_at),
         },
         "links": links,
-        "observation_id": str(row["reference_id"]),
-        "resolution": {
-            "observed_at": render_z(row["observed_at"]),
-            "resolver_source": row["resolver_source"],
-            "status": row["state"],
-        },
-        "standing_notice": _standing_notice(row["cited_work_id"], receipts, synced),
+        "observation_id": observation_id,
+        "resolution": {"observed_at": _z(row.resolved_at), "resolver_source": row.resolver_source,
+                       "status": row.state},
+        "standing_notice": _standing_notice(work["work_id"], receipts, synced),
     }
     observation["observation_digest"] = observation_digest(observation)
-    details[observation["observation_id"]] = {"raw_text": row["reference__raw_text"],
-                                              "parsed_venue": row["reference__venue"]}
+    details[observation_id] = {"raw_text": row.raw_text, "parsed_venue": row.venue}
     return observation
 
 
-def _event(row: dict) -> dict:
-    occurred = row["found_events__occurred_on"]
+def _event(values) -> dict:
+    event_type, notice_doi, occurred_on, reason, source, source_record_id, subject_doi = values
     return {
-        "event_type": row["found_events__event_type"],
-        "notice_doi": row["found_events__notice_doi"],
-        "occurred_on": occurred.isoformat() if occurred else None,
-        "reason": row["found_events__reason"] or None,
-        "source": row["found_events__source"],
-        "source_record_id": row["found_events__source_record_id"],
-        "subject_doi": row["found_events__subject_doi"],
+        "event_type": event_type,
+        "notice_doi": notice_doi,
+        "occurred_on": str(occurred_on) if occurred_on is not None else None,   # a date, or its text on SQLite
+        "reason": reason or None,
+        "source": source,
+        "source_record_id": source_record_id,
+        "subject_doi": subject_doi,
     }
 
 
@@ -363,7 +445,7 @@ def _unavailable(reason: str) -> dict:
     return {"events": [], "reason": reason, "source_receipts": [], "state": "unavailable"}
 
 
-def _standing_notice(work_id, receipts, synced) -> dict:
+def _standing_notice(work_id: str | None, receipts, synced) -> dict:
     if work_id is None:
         return _unavailable(NO_WORK_LINK)
     checks = receipts.get(work_id)
@@ -373,13 +455,13 @@ def _standing_notice(work_id, receipts, synced) -> dict:
         (event for check in checks.values() for event in check["events"]),
         key=lambda e: (e["occurred_on"] or "", e["source"], e["event_type"], e["source_record_id"]),
     )
-    latest = render_offset(max(check["observed_at"] for check in checks.values()))
+    latest = _offset(max(check["observed_at"] for check in checks.values()))
     return {
         "events": events,
         "observation": _events_sentence(events, latest),
         "reason": None,
         "source_receipts": [
-            {"observed_at": render_offset(checks[source]["observed_at"]), "source": source} for source in sorted(checks)
+            {"observed_at": _offset(checks[source]["observed_at"]), "source": source} for source in sorted(checks)
         ],
         "state": "measured",
     }
@@ -396,24 +478,19 @@ def _events_sentence(events: list[dict], latest: str) -> str:
     return f"{len(events)} {noun} found in the named queried sources as of {latest}: {described}."
 
 
-def _state_counts(outbound: list[dict]) -> dict[str, int]:
+def _state_counts(rows: list[_Row]) -> dict[str, int]:
     counts = dict.fromkeys(STATES, 0)
-    for observation in outbound:
-        counts[observation["resolution"]["status"]] += 1
+    for row in rows:
+        counts[row.state] += 1
     return counts
 
 
-def _latest(values) -> datetime | None:
-    """The newest of some datetimes, ignoring None."""
-    present = [v for v in values if v is not None]
+def _newest(values) -> str | None:
+    present = [_utc_text(v) for v in values if v is not None]
     return max(present) if present else None
 
 
-def _coverage(outbound, inbound, total_inbound, synced, measurements) -> list[dict]:
-    resolution_times = [o["resolution"]["observed_at"] for o in outbound]
-    inbound_times = [o["citation"]["source_observed_at"] for o in inbound]
-    latest_sync = _latest(synced.values())
-    latest_measurement = _latest(m["observed_at"] for m in measurements)
+def _coverage(outbound: list[_Row], inbound: list[_Row], total_inbound, synced, measurements) -> list[dict]:
     return [
         {
             "denominator": len(outbound),
@@ -421,7 +498,7 @@ def _coverage(outbound, inbound, total_inbound, synced, measurements) -> list[di
             "note": "Typed states for the displayed outbound observations.",
             "records_observed": len(outbound),
             "source": REFERENCE_SOURCES,
-            "source_observed_at": max(resolution_times, key=_z_sort_key) if resolution_times else None,
+            "source_observed_at": _z(_newest(row.resolved_at for row in outbound)),
             "state": "measured",
         },
         {
@@ -430,7 +507,7 @@ def _coverage(outbound, inbound, total_inbound, synced, measurements) -> list[di
             "note": "One-hop event checks from named stored sources.",
             "records_observed": len(outbound) + len(inbound),
             "source": STANDING_SOURCES,
-            "source_observed_at": render_offset(latest_sync),
+            "source_observed_at": _offset(_newest(synced.values())),
             "state": "measured" if synced else "unavailable",
         },
         {
@@ -439,7 +516,7 @@ def _coverage(outbound, inbound, total_inbound, synced, measurements) -> list[di
             "note": "Pith citing papers itemized under the disclosed page cap.",
             "records_observed": len(inbound),
             "source": REFERENCE_SOURCES,
-            "source_observed_at": max(inbound_times, key=_z_sort_key) if inbound_times else None,
+            "source_observed_at": _z(_newest(row.observed_at for row in inbound)),
             "state": "measured",
         },
         {
@@ -447,16 +524,11 @@ def _coverage(outbound, inbound, total_inbound, synced, measurements) -> list[di
             "lane": "external_citation_measurements",
             "note": "A source-named dated measurement, never combined with another source.",
             "records_observed": len(measurements),
-            "source": ", ".join(m["source"] for m in measurements) if measurements else "cited_works",
-            "source_observed_at": render_z(latest_measurement),
+            "source": ", ".join(source for source, _, _ in measurements) if measurements else "cited_works",
+            "source_observed_at": _z(_newest(at for _, _, at in measurements)),
             "state": "measured",
         },
     ]
-
-
-def _z_sort_key(rendered: str) -> str:
-    # "…:17Z" (no fraction) must sort before "…:17.000001Z": pad the missing fraction.
-    return rendered if "." in rendered else rendered[:-1] + ".000000Z"
 
 
 def _thesis(minute, arxiv_id, shown_out, total_out, shown_in, total_in) -> str:

@@ -302,43 +302,44 @@ class _Decomposer:
         citing = self._snapshot(citing_block)
         cited = self._snapshot(cited_block, latest_version=cited_block["version"]) if cited_block else None
         version = self._version(citing, citing_block["version"])
-        observed_at = parse_z(citation["source_observed_at"])
-        extraction = self._extraction(version, citation["source"], observed_at)
         work = self._work(work_block, cited) if work_block["work_id"] else None
-        reference = self._reference(observation, extraction, observed_at, work_block, cited)
+        reference = self._reference(observation, version, work_block, cited)
         self._link(reference, observation["resolution"], cited, work, observation["observation_id"])
         if work is not None:
             self._receipts(work, observation["standing_notice"])
 
-    def _reference(self, observation, extraction, observed_at, work_block, cited) -> PaperReference:
+    def _reference(self, observation, version: PaperVersion, work_block, cited) -> PaperReference:
+        citation = observation["citation"]
         oid = UUID(observation["observation_id"])
-        index = observation["citation"]["reference_index"]
+        index, source = citation["reference_index"], citation["source"]
+        observed_at = parse_z(citation["source_observed_at"])
         # With a canonical work the record shows the work's title and year, not the reference's parse.
         title = work_block["title"] if work_block["work_id"] is None else None
         year = work_block["year"] if work_block["work_id"] is None else None
+        held = PaperReference.objects.select_related("extraction").filter(pk=oid).first()
+        if held is not None:
+            clashes = [
+                name for name, mine, theirs in (
+                    ("citing version", version.pk, held.extraction.paper_version_id),
+                    ("source", source, held.extraction.source),
+                    ("reference_index", index, held.reference_index),
+                    ("source_observed_at", observed_at, held.observed_at),
+                    ("title", title, held.title if title is not None else None),
+                    ("year", year, held.year if year is not None else None),
+                ) if mine != theirs
+            ]
+            if clashes:
+                raise RecordRefused(f"observation {oid} is already held with a different {', '.join(clashes)}")
+            return held
         # A held paper linked from the reference is the arXiv id the extracting system read in it.
         arxiv_id = cited.arxiv_id if cited is not None else None
-        held = PaperReference.objects.filter(pk=oid).first()
-        if held is None:
-            self.summary.count("paper_references")
-            return PaperReference.objects.create(
-                id=oid, extraction=extraction, reference_index=index, observed_at=observed_at,
-                title=title, year=year, arxiv_id=arxiv_id, parser=IMPORT_SOURCE,
-                identifiers=[{"kind": "arxiv", "value": arxiv_id, "valid": True, "origin": IMPORT_SOURCE}]
-                if arxiv_id else [],
-            )
-        clashes = [
-            name for name, mine, theirs in (
-                ("citing version", extraction.pk, held.extraction_id),
-                ("reference_index", index, held.reference_index),
-                ("source_observed_at", observed_at, held.observed_at),
-                ("title", title, held.title if title is not None else None),
-                ("year", year, held.year if year is not None else None),
-            ) if mine != theirs
-        ]
-        if clashes:
-            raise RecordRefused(f"observation {oid} is already held with a different {', '.join(clashes)}")
-        return held
+        self.summary.count("paper_references")
+        return PaperReference.objects.create(
+            id=oid, extraction=self._extraction(version, source, observed_at), reference_index=index,
+            observed_at=observed_at, title=title, year=year, arxiv_id=arxiv_id, parser=IMPORT_SOURCE,
+            identifiers=[{"kind": "arxiv", "value": arxiv_id, "valid": True, "origin": IMPORT_SOURCE}]
+            if arxiv_id else [],
+        )
 
     def _work(self, block: dict, cited: Paper | None) -> CitedWork:
         work_id = UUID(block["work_id"])

@@ -5,6 +5,7 @@ from citations.models.resolution import CitedWork, PaperReferenceLink, Resolutio
 from citations.models.standing import (
     CitationMeasurement,
     EventType,
+    ReceiptEvent,
     RetractionStatusReceipt,
     ScholarlyWorkEvent,
     StandingSourceSync,
@@ -13,6 +14,7 @@ from citations.models.standing import (
 
 __all__ = [
     "CitationMeasurement", "CitedWork", "EventType", "Paper", "PaperReference", "PaperReferenceLink",
-    "PaperSnapshot", "PaperVersion", "ReferenceExtraction", "ResolutionState", "RetractionStatusReceipt",
+    "PaperSnapshot", "PaperVersion", "ReceiptEvent", "ReferenceExtraction", "ResolutionState",
+    "RetractionStatusReceipt",
     "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus",
 ]

@@ -1,6 +1,5 @@
 """Papers held in the store, their versions, and dated snapshots of their arXiv metadata."""
 from django.db import models
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 
@@ -19,17 +18,11 @@ class Paper(models.Model):
 
 
 class PaperSnapshotQuerySet(models.QuerySet):
-    def as_of(self, cutoff):
-        """Snapshots observed at or before the cutoff."""
-        return self.filter(observed_at__lte=cutoff)
-
-    def latest_value(self, paper_ref: str, field: str, cutoff) -> Subquery:
-        """A correlated subquery: `field` of the newest snapshot, as of the cutoff, of the paper in paper_ref."""
-        return Subquery(
-            self.filter(paper_id=OuterRef(paper_ref), observed_at__lte=cutoff)
-            .order_by("-observed_at")
-            .values(field)[:1]
-        )
+    def newest_as_of(self, cutoff):
+        """Each paper's newest snapshot observed at or before the cutoff."""
+        newest = self.model.objects.filter(paper_id=models.OuterRef("paper_id"), observed_at__lte=cutoff).order_by(
+            "-observed_at").values("id")[:1]
+        return self.filter(id=models.Subquery(newest))
 
 
 class PaperSnapshot(models.Model):
@@ -59,7 +52,7 @@ class PaperSnapshot(models.Model):
     class Meta:
         db_table = "paper_snapshots"
         constraints = [
-            # Also the index behind latest_value(): newest snapshot of a paper as of a time.
+            # Also the index behind the record's newest-snapshot-as-of lookups (citations/record.py).
             models.UniqueConstraint(fields=["paper", "observed_at"], name="paper_snapshot_once_per_time"),
             models.CheckConstraint(condition=models.Q(latest_version__gte=1) | models.Q(latest_version__isnull=True),
                                    name="paper_snapshot_version_positive"),

@@ -2,7 +2,6 @@
 import uuid
 
 from django.db import models
-from django.db.models import OuterRef, Subquery
 
 from citations.models.papers import PaperVersion
 
@@ -10,27 +9,6 @@ from citations.models.papers import PaperVersion
 class ExtractionOrigin(models.TextChoices):
     INGEST = "ingest", "ingested reference list"
     RECORD_IMPORT = "record_import", "read from a v1 record"
-
-
-class ReferenceExtractionQuerySet(models.QuerySet):
-    def current_for_paper(self, paper_id, cutoff) -> Subquery:
-        """Subquery: the extraction a record as of the cutoff itemizes as the paper's outbound list.
-
-        That is the newest extraction of the paper's highest version that has one.
-        """
-        return Subquery(
-            self.filter(paper_version__paper_id=paper_id, observed_at__lte=cutoff)
-            .order_by("-paper_version__version", "-observed_at", "-id")
-            .values("id")[:1]
-        )
-
-    def current_for_version(self, version_ref: str, cutoff) -> Subquery:
-        """Correlated subquery: the newest extraction, as of the cutoff, of the version in version_ref."""
-        return Subquery(
-            self.filter(paper_version_id=OuterRef(version_ref), observed_at__lte=cutoff)
-            .order_by("-observed_at", "-id")
-            .values("id")[:1]
-        )
 
 
 class ReferenceExtraction(models.Model):
@@ -47,8 +25,6 @@ class ReferenceExtraction(models.Model):
     content_digest = models.CharField(max_length=71, blank=True, default="",
                                       help_text="sha256 of the ingested list; a re-ingest of the same list is a no-op.")
 
-    objects = ReferenceExtractionQuerySet.as_manager()
-
     class Meta:
         db_table = "reference_extractions"
         constraints = [
@@ -58,7 +34,7 @@ class ReferenceExtraction(models.Model):
                                     name="one_imported_extraction_per_version_source"),
         ]
         indexes = [
-            # current_for_paper() / current_for_version(): newest extraction of a version.
+            # The record's outbound list and inbound filter: newest extraction of a version as of a time.
             models.Index(fields=["paper_version", "observed_at"], name="extraction_newest_per_version"),
         ]
 

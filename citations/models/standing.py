@@ -56,7 +56,7 @@ class RetractionStatusReceipt(models.Model):
     source = models.CharField(max_length=32)
     observed_at = models.DateTimeField()
     found_events = models.ManyToManyField(ScholarlyWorkEvent, blank=True, related_name="receipts",
-                                          db_table="retraction_status_cache_events")
+                                          through="ReceiptEvent")
 
     class Meta:
         db_table = "retraction_status_cache"
@@ -67,6 +67,17 @@ class RetractionStatusReceipt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.work_id} checked against {self.source} @ {self.observed_at:%Y-%m-%d %H:%M}"
+
+
+class ReceiptEvent(models.Model):
+    """An event a check found: the receipt's own list, so a later sync does not rewrite an older receipt."""
+
+    receipt = models.ForeignKey(RetractionStatusReceipt, on_delete=models.CASCADE)
+    event = models.ForeignKey(ScholarlyWorkEvent, on_delete=models.PROTECT)
+
+    class Meta:
+        db_table = "retraction_status_cache_events"
+        constraints = [models.UniqueConstraint(fields=["receipt", "event"], name="receipt_event_once")]
 
 
 class SyncStatus(models.TextChoices):
