@@ -39,6 +39,15 @@ NOTICE_REASONS = {
 }
 
 
+# Short forms for the record's tables; /evidence gives the long ones.
+NOTICE_SHORT = {
+    "canonical_work_link_unavailable": "Not checked: no canonical work linked.",
+    "standing_sources_never_synchronised": "Not checked: no source synchronised yet.",
+    "standing_check_pending": "Not checked yet.",
+    "not_a_scholarly_work": "Not checked: not a scholarly work.",
+}
+
+
 @dataclass(frozen=True)
 class ObservationRow:
     observation_id: str
@@ -88,7 +97,7 @@ def observation_rows(built, direction: str) -> list[ObservationRow]:
             resolved_at=observation["resolution"]["observed_at"],
             observed_at=citation["source_observed_at"],
             notice_state=notice["state"],
-            notice_text=notice.get("observation") or NOTICE_REASONS.get(notice["reason"], notice["reason"]),
+            notice_text=notice.get("observation") or NOTICE_SHORT.get(notice["reason"], notice["reason"]),
             events=notice["events"],
             raw_text=details.get("raw_text"),
             digest=observation["observation_digest"],

@@ -61,7 +61,7 @@ def test_record_page_reads_as_a_record(seeds, client):
     assert 'href="/paper/2509.23722/citation-record.json"' in page
     assert "<caption>" in page and 'scope="col"' in page
     assert "No event found in the named queried sources" in page
-    assert "Not checked: the reference is not linked to a canonical work" in page
+    assert "Not checked: no canonical work linked." in page
 
 
 def test_paper_page_links_to_its_record(seeds, client):
