@@ -50,3 +50,14 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if not items:
         raise ImproperlyConfigured(f"{name} is set but names nothing")
     return items
+
+
+def env_float(name: str, default: float) -> float:
+    """A number variable."""
+    value = os.environ.get(name)
+    if not value:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number") from None

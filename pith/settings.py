@@ -10,7 +10,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from pith.env import env_bool, env_int, env_list, env_str
+from pith.env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("PITH_VAR_DIR", str(BASE_DIR / "var")))
@@ -132,6 +132,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+
+# Seconds resolution workers wait between batches of 200 references: 0 runs flat out.
+RESOLUTION_PAUSE_SECONDS = env_float("RESOLUTION_PAUSE_SECONDS", 0.0)
 
 LOGGING = {
     "version": 1,

@@ -1,7 +1,8 @@
 """Observations, never records: a record is derived from these rows (citations/record.py)."""
+from citations.models.jobs import Job, JobChunk, JobState
 from citations.models.papers import Paper, PaperSnapshot, PaperVersion
 from citations.models.references import PaperReference, ReferenceExtraction
-from citations.models.resolution import CitedWork, PaperReferenceLink, ResolutionState
+from citations.models.resolution import CitedWork, PaperReferenceLink, ResolutionState, TitleKey
 from citations.models.standing import (
     CitationMeasurement,
     EventType,
@@ -13,8 +14,8 @@ from citations.models.standing import (
 )
 
 __all__ = [
-    "CitationMeasurement", "CitedWork", "EventType", "Paper", "PaperReference", "PaperReferenceLink",
+    "CitationMeasurement", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "Paper", "PaperReference", "PaperReferenceLink",
     "PaperSnapshot", "PaperVersion", "ReceiptEvent", "ReferenceExtraction", "ResolutionState",
-    "RetractionStatusReceipt",
+    "RetractionStatusReceipt", "TitleKey",
     "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus",
 ]

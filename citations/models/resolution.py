@@ -95,3 +95,24 @@ class PaperReferenceLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reference_id}: {self.state} @ {self.observed_at:%Y-%m-%d %H:%M}"
+
+
+class TitleKey(models.Model):
+    """A blocking key of a known title (citations/resolution/text.py): how fuzzy matching finds
+    candidates among millions of titles by index lookup instead of a scan."""
+
+    key = models.CharField(max_length=200)
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, null=True, blank=True, related_name="title_keys")
+    work = models.ForeignKey(CitedWork, on_delete=models.CASCADE, null=True, blank=True, related_name="title_keys")
+
+    class Meta:
+        db_table = "title_keys"
+        constraints = [
+            models.CheckConstraint(condition=Q(paper__isnull=False) | Q(work__isnull=False), name="title_key_has_owner"),
+            models.UniqueConstraint(fields=["key", "paper"], condition=Q(paper__isnull=False), name="paper_key_once"),
+            models.UniqueConstraint(fields=["key", "work"], condition=Q(work__isnull=False), name="work_key_once"),
+        ]
+        indexes = [
+            # DatabaseStore.by_title_keys(): candidates sharing a key.
+            models.Index(fields=["key"], name="title_key_lookup"),
+        ]

@@ -1,0 +1,53 @@
+"""Starting and following background jobs; the Celery tasks (citations/tasks.py) do the work."""
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from citations.models import Job, JobChunk, JobState, Paper, ReferenceExtraction
+
+RESOLVE = "resolve"
+DEFAULT_CHUNK_PAPERS = 50
+
+
+def papers_with_references() -> list[int]:
+    """Ids of the papers that have at least one reference list, in a stable order."""
+    return sorted(set(ReferenceExtraction.objects.values_list("paper_version__paper_id", flat=True)))
+
+
+def plan_resolution(*, arxiv_ids: list[str] | None = None, chunk_papers: int = DEFAULT_CHUNK_PAPERS) -> Job:
+    """A resolution job over some papers (all that have references when none are named), in chunks."""
+    if arxiv_ids:
+        found = dict(Paper.objects.filter(arxiv_id__in=arxiv_ids).values_list("arxiv_id", "id"))
+        missing = sorted(set(arxiv_ids) - set(found))
+        if missing:
+            raise Paper.DoesNotExist(f"not held: {', '.join('arXiv:' + m for m in missing)}")
+        paper_ids = sorted(found.values())
+    else:
+        paper_ids = papers_with_references()
+    chunks = [paper_ids[i:i + chunk_papers] for i in range(0, len(paper_ids), chunk_papers)]
+    with transaction.atomic():
+        job = Job.objects.create(kind=RESOLVE, arguments={"arxiv_ids": arxiv_ids or "all", "chunk_papers": chunk_papers},
+                                 total_chunks=len(chunks))
+        JobChunk.objects.bulk_create([JobChunk(job=job, index=n, payload={"paper_ids": ids})
+                                      for n, ids in enumerate(chunks)])
+        if not chunks:
+            Job.objects.filter(pk=job.pk).update(state=JobState.SUCCEEDED, started_at=timezone.now(),
+                                                 finished_at=timezone.now())
+    return job
+
+
+def enqueue_job(job: Job) -> None:
+    """Send every unfinished chunk to the workers, once the job's rows are committed."""
+    from citations.tasks import resolve_chunk
+
+    chunk_ids = list(job.chunks.filter(done=False).order_by("index").values_list("id", flat=True))
+    transaction.on_commit(lambda: [resolve_chunk.delay(chunk_id) for chunk_id in chunk_ids])
+
+
+def runs_eagerly() -> bool:
+    return bool(settings.CELERY_TASK_ALWAYS_EAGER)
+
+
+def fail_job(job_id: int, error: str) -> None:
+    Job.objects.filter(pk=job_id).exclude(state=JobState.SUCCEEDED).update(
+        state=JobState.FAILED, finished_at=timezone.now(), error=error[:2000])

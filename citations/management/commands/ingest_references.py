@@ -1,0 +1,32 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from citations.ingest import ingest_references, open_lines
+from citations.management.progress import byte_progress, report_lines
+
+
+class Command(BaseCommand):
+    help = ('Read reference lists, one citing paper version a line: {"arxiv_id": "2509.11076", "version": 2, '
+            '"source": "pdf_text", "references": [{"index": 1, "raw": "..."}]}. A list already held is left alone; '
+            "a changed list is a new observation set (the old one stays).")
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", metavar="FILE")
+        parser.add_argument("--resolve", action="store_true", help="Resolve each new list's paper afterwards.")
+
+    def handle(self, *args, file, resolve=False, **options):
+        try:
+            lines, position, size = open_lines(file)
+        except OSError as error:
+            raise CommandError(f"{file}: cannot read: {error.strerror}") from None
+        papers: list[str] = []
+        with byte_progress(position, size, "reference lists") as progress:
+            try:
+                report = ingest_references(lines, progress=progress, on_created=papers.append)
+            except (OSError, EOFError) as error:
+                raise CommandError(f"{file}: the file ends early or is not valid gzip ({error}); the lines "
+                                   "before it were ingested") from None
+        report_lines(self, report, noun="lines")
+        if resolve and papers:
+            from django.core.management import call_command
+
+            call_command("resolve", "--paper", *sorted(set(papers)), stdout=self.stdout)

@@ -1,0 +1,24 @@
+"""Progress bars for commands: shown on a terminal, silent in scripts and logs."""
+import sys
+from contextlib import contextmanager
+
+from tqdm import tqdm
+
+
+@contextmanager
+def byte_progress(position, total: int, description: str):
+    """A bar over the bytes of an input file; yields a function to call now and then."""
+    with tqdm(total=total, unit="B", unit_scale=True, desc=description, disable=not sys.stderr.isatty(),
+              file=sys.stderr) as bar:
+        def update():
+            bar.update(position() - bar.n)
+        yield update
+
+
+def report_lines(command, report, *, noun: str) -> None:
+    """Print an IngestReport: created, unchanged, and every rejection reason with a line number."""
+    made = ", ".join(f"{count:,} {kind.replace('_', ' ')}" for kind, count in sorted(report.created.items())) or "nothing new"
+    command.stdout.write(f"{report.lines:,} {noun} read: {made}; {report.unchanged:,} unchanged; "
+                         f"{sum(report.rejected.values()):,} rejected")
+    for reason, count in report.rejected.most_common():
+        command.stdout.write(f"  rejected {count:,}: {reason} (first at line {report.examples[reason]:,})")

@@ -1,0 +1,96 @@
+"""Background jobs as operators see them: what runs, how far it got, what it found, how it ended."""
+from django.db import models, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+
+class JobState(models.TextChoices):
+    QUEUED = "queued", "queued"
+    RUNNING = "running", "running"
+    SUCCEEDED = "succeeded", "succeeded"
+    FAILED = "failed", "failed"
+
+
+class Job(models.Model):
+    """One run of a background job (a resolution over papers, a source sync...), split in chunks."""
+
+    kind = models.CharField(max_length=40)
+    arguments = models.JSONField(default=dict, blank=True)
+    state = models.CharField(max_length=16, choices=JobState.choices, default=JobState.QUEUED)
+    total_chunks = models.PositiveIntegerField(default=0)
+    done_chunks = models.PositiveIntegerField(default=0)
+    counts = models.JSONField(default=dict, blank=True, help_text="What the job found, summed over its chunks.")
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+
+    class Meta:
+        db_table = "jobs"
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(state__in=JobState.values), name="job_state_is_known"),
+            models.CheckConstraint(condition=Q(done_chunks__lte=F("total_chunks")), name="job_done_within_total"),
+        ]
+        indexes = [models.Index(fields=["state", "created_at"], name="job_by_state")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.state}, {self.done_chunks}/{self.total_chunks})"
+
+    @property
+    def progress(self) -> float:
+        return self.done_chunks / self.total_chunks if self.total_chunks else (1.0 if self.state == "succeeded" else 0.0)
+
+
+class JobChunk(models.Model):
+    """A unit of a job's work. Done exactly once: a redelivered chunk may run again, but only the
+    run that flips it to done adds its counts to the job (see complete())."""
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    payload = models.JSONField(default=dict)
+    done = models.BooleanField(default=False)
+    attempts = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    counts = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        db_table = "job_chunks"
+        constraints = [models.UniqueConstraint(fields=["job", "index"], name="job_chunk_once")]
+
+    def claim(self) -> bool:
+        """Start (or restart, after a lost worker) this chunk; False when it is already done."""
+        claimed = JobChunk.objects.filter(pk=self.pk, done=False).update(
+            attempts=F("attempts") + 1, started_at=timezone.now())
+        if claimed:
+            Job.objects.filter(pk=self.job_id, state=JobState.QUEUED).update(state=JobState.RUNNING,
+                                                                             started_at=timezone.now())
+        return bool(claimed)
+
+    def complete(self, counts: dict) -> bool:
+        """Mark done and add the counts to the job, once; True for the run that did it."""
+        now = timezone.now()
+        with transaction.atomic():
+            if not JobChunk.objects.filter(pk=self.pk, done=False).update(done=True, finished_at=now, counts=counts):
+                return False
+            job = Job.objects.select_for_update().get(pk=self.job_id)
+            job.counts = merge_counts(job.counts, counts)
+            job.done_chunks += 1
+            fields = ["counts", "done_chunks"]
+            if job.done_chunks == job.total_chunks:
+                job.state, job.finished_at = JobState.SUCCEEDED, now
+                fields += ["state", "finished_at"]
+            job.save(update_fields=fields)
+        return True
+
+
+def merge_counts(a: dict, b: dict) -> dict:
+    """Counts added key by key, nested dicts included."""
+    merged = dict(a)
+    for key, value in b.items():
+        if isinstance(value, dict):
+            merged[key] = merge_counts(merged.get(key, {}), value)
+        else:
+            merged[key] = merged.get(key, 0) + value
+    return merged

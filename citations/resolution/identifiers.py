@@ -1,0 +1,127 @@
+"""Identifiers in reference text: arXiv ids (new and old style, URLs, arXiv DOIs), DOIs, URLs.
+
+Each is reported with whether it is valid, so a reference naming an impossible id (month 13,
+four digits after a post-2014 YYMM., a DOI with no suffix) can be typed malformed_identifier.
+"""
+import re
+from dataclasses import dataclass
+
+from citations.arxiv_ids import OLD_ARCHIVES, InvalidArxivId, parse_arxiv_id
+
+
+@dataclass(frozen=True)
+class Identifier:
+    kind: str                 # "arxiv" | "doi" | "url"
+    value: str                # normalised: canonical arXiv id, lower-case DOI, URL as written
+    valid: bool
+    text: str                 # as written in the reference
+    span: tuple[int, int]
+    problem: str | None = None
+
+    def as_json(self) -> dict:
+        data = {"kind": self.kind, "value": self.value, "valid": self.valid, "text": self.text}
+        if self.problem:
+            data["problem"] = self.problem
+        return data
+
+
+_OLD = "|".join(sorted((re.escape(a) for a in OLD_ARCHIVES), key=len, reverse=True))
+# An arXiv DOI, an arxiv.org URL, or "arXiv:" / "arXiv preprint" followed by an id of either style.
+_ARXIV_DOI = re.compile(r"10\.48550/arxiv\.(?P<id>[^\s,;)\]]+)", re.I)
+_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(?P<id>[^\s,;)\]]+?)(?:\.pdf)?(?=[\s,;)\]]|$)", re.I)
+_ARXIV_LABEL = re.compile(
+    rf"arxiv(?:\s*preprint)?\s*(?:arxiv)?\s*[:.]?\s*(?:abs/)?(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?/\d{{5,8}}(?:v\d+)?"
+    r"|\d{4}\s?\.\s?\d{3,6}(?:v\d+)?)",
+    re.I,
+)
+# Bare ids without a label: only forms that cannot be much else.
+_ARXIV_BARE_NEW = re.compile(r"(?<![\d./])(?P<id>\d{4}\.\d{5}(?:v\d+)?)(?![\d/])")
+_ARXIV_BARE_OLD = re.compile(rf"(?<![\w/])(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?/\d{{7}}(?:v\d+)?)(?!\d)")
+_DOI = re.compile(r"(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/\S*)", re.I)
+_DOI_NO_SUFFIX = re.compile(r"(?:doi\s*[:.]?\s*|doi\.org/)(?P<doi>10\.\d{4,9}/?)(?=\s|$|[,;)])", re.I)
+_DOI_LABELLED = re.compile(r"\bdoi\s*[:.]\s*(?P<doi>[^\s,;]+)", re.I)
+_URL = re.compile(r"https?://[^\s<>\"]+|www\.[^\s<>\"]+", re.I)
+_TRAILING = ".,;:)]}>'\""
+
+
+def _arxiv(text: str, match: re.Match, group: str = "id") -> Identifier:
+    written = re.sub(r"\s+", "", match.group(group)).rstrip(_TRAILING)
+    try:
+        parsed = parse_arxiv_id(written)
+        return Identifier("arxiv", parsed.id, True, match.group(0), match.span())
+    except InvalidArxivId as error:
+        problem = str(error).split(": ", 1)[-1]
+        return Identifier("arxiv", written, False, match.group(0), match.span(), problem)
+
+
+def _doi_value(raw: str) -> str:
+    value = raw.rstrip(_TRAILING)
+    # A closing bracket is part of some DOIs (10.1016/S0016-5107(74)73914-1): keep balanced ones.
+    while value.endswith(")") and value.count("(") < value.count(")"):
+        value = value[:-1]
+    return value.lower()
+
+
+def find_identifiers(text: str) -> list[Identifier]:
+    """Every identifier in the text, in order of appearance, overlapping finds merged."""
+    found: list[Identifier] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(span):
+        return all(span[1] <= a or span[0] >= b for a, b in taken)
+
+    def add(identifier):
+        if free(identifier.span):
+            found.append(identifier)
+            taken.append(identifier.span)
+
+    for match in _ARXIV_DOI.finditer(text):
+        add(_arxiv(text, match))
+    for match in _ARXIV_URL.finditer(text):
+        add(_arxiv(text, match))
+    for match in _ARXIV_LABEL.finditer(text):
+        add(_arxiv(text, match))
+    for match in _ARXIV_BARE_OLD.finditer(text):
+        add(_arxiv(text, match))
+    for match in _ARXIV_BARE_NEW.finditer(text):
+        if free(match.span()):
+            candidate = _arxiv(text, match)
+            if candidate.valid:          # a bare number that is no valid id is just a number
+                add(candidate)
+    for match in _DOI_NO_SUFFIX.finditer(text):
+        add(Identifier("doi", match.group("doi").lower(), False, match.group(0), match.span(),
+                       "a DOI needs a suffix after the slash"))
+    for match in _DOI.finditer(text):
+        value = _doi_value(match.group("doi"))
+        if not free(match.span()):
+            continue
+        if value.endswith("/") or "/" not in value or not value.split("/", 1)[1]:
+            add(Identifier("doi", value, False, match.group(0), match.span(), "a DOI needs a suffix after the slash"))
+        else:
+            add(Identifier("doi", value, True, match.group(0), match.span()))
+    for match in _DOI_LABELLED.finditer(text):
+        # Labelled as a DOI but not of a DOI's form (10.978.819252/12214).
+        if free(match.span()):
+            add(Identifier("doi", match.group("doi").rstrip(_TRAILING).lower(), False, match.group(0), match.span(),
+                           "not of the form 10.NNNN/suffix"))
+    for match in _URL.finditer(text):
+        add(Identifier("url", match.group(0).rstrip(_TRAILING), True, match.group(0), match.span()))
+    return sorted(found, key=lambda identifier: identifier.span)
+
+
+def normalise_doi(text: str) -> str | None:
+    """A DOI from any of its spellings (doi:, https://doi.org/, case), or None if it is not one."""
+    value = re.sub(r"^(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)", "", text.strip(), flags=re.I)
+    value = _doi_value(value)
+    if not re.match(r"^10\.\d{4,9}/\S+$", value):
+        return None
+    return value
+
+
+def mask(text: str, identifiers: list[Identifier]) -> str:
+    """The text with identifiers replaced by spaces, so their digits are not read as years."""
+    chars = list(text)
+    for identifier in identifiers:
+        for i in range(*identifier.span):
+            chars[i] = " "
+    return "".join(chars)

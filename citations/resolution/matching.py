@@ -1,0 +1,216 @@
+"""Deciding a reference's state: pure functions over its fields and a store of candidates.
+
+`resolve()` returns one of the six states with the link (a held paper and/or a canonical work),
+what decided it (resolver_source) and the evidence. It reads candidates only through the
+CandidateStore protocol, so the same code runs against the database (store.py) and against the
+in-memory stores of the evaluation (evaluation.py).
+
+Order of decisions, each explained where it is made:
+  1. an identifier that names a held paper or work: verified_exact, unless the title contradicts
+     every known title of it (metadata_mismatch);
+  2. a valid arXiv id that names nothing held: unresolved (a title match would be another paper);
+  3. only malformed identifiers: malformed_identifier;
+  4. an untrustworthy title or year: parse_uncertain;
+  5. title and year against candidates found by blocking key: verified_fuzzy for exactly one
+     clear winner, otherwise unresolved.
+"""
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from rapidfuzz import fuzz
+
+from citations.resolution.quality import title_problems, year_problems
+from citations.resolution.text import comparable_title, name_part, significant_tokens, title_blocking_keys
+
+RESOLVER_VERSION = "pith-resolver/1"
+
+# Thresholds. Similarity is rapidfuzz's normalised Levenshtein ratio (0..1) of the comparable
+# forms (lower case, accents and punctuation gone), so the PDF damage left after cleaning is
+# what they must absorb. They were set from how titles of the same work and of different works
+# score, not fitted to one data set (the evaluation prints every data set side by side).
+VERIFY_SIMILARITY = 0.90      # same work: typically >= 0.95; 0.90 leaves room for ~1 edit in 10 characters
+NO_YEAR_SIMILARITY = 0.97     # a candidate with no year to check must be all but identical
+CLEAR_MARGIN = 0.05           # the winner must beat every other candidate by this much
+YEAR_TOLERANCE = 1            # preprint and venue versions are often a year apart
+# For an identifier match, a title "contradicts" only when it shares almost nothing with any
+# known title: truncated, extended or reworded titles of the same paper are not contradictions.
+CONTRADICTION_RATIO = 0.50
+CONTRADICTION_PARTIAL = 0.80
+CONTRADICTION_OVERLAP = 0.34
+MIN_SUBTITLE_TOKENS = 4       # a reference may cite a title without its subtitle, if that leaves enough
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A held paper or a canonical work that a reference might cite."""
+
+    paper_id: int | None
+    work_id: str | None
+    arxiv_id: str | None
+    titles: tuple[str, ...]
+    years: tuple[int, ...]
+    dois: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"arXiv:{self.arxiv_id}" if self.arxiv_id else (self.dois[0] if self.dois else str(self.work_id))
+
+
+class CandidateStore(Protocol):
+    def by_arxiv_id(self, arxiv_id: str) -> Candidate | None: ...
+    def by_doi(self, doi: str) -> Candidate | None: ...
+    def by_title_keys(self, keys: Iterable[str]) -> list[Candidate]: ...
+
+
+@dataclass(frozen=True)
+class ReferenceFields:
+    """What the resolver reads of a reference: its parse, with any curator overrides applied."""
+
+    title: str | None
+    year: int | None
+    identifiers: tuple[dict, ...] = ()
+    not_a_work: bool = False
+
+    def identifiers_of(self, kind: str, *, valid: bool) -> list[dict]:
+        return [i for i in self.identifiers if i["kind"] == kind and bool(i.get("valid")) is valid]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    state: str
+    resolver_source: str | None
+    paper_id: int | None = None
+    work_id: str | None = None
+    evidence: dict = field(default_factory=dict)
+
+
+def resolve(fields: ReferenceFields, store: CandidateStore) -> Resolution:
+    """The state of one reference, with its link and the evidence for it."""
+    if fields.not_a_work:
+        return Resolution("unresolved", "curation", evidence={"reason": "marked not a scholarly work by a curator"})
+    arxiv_ids = fields.identifiers_of("arxiv", valid=True)
+    dois = fields.identifiers_of("doi", valid=True)
+    malformed = [i for i in fields.identifiers if not i.get("valid") and i["kind"] in ("arxiv", "doi")]
+    problems = title_problems(fields.title) + year_problems(
+        fields.year, arxiv_id=arxiv_ids[0]["value"] if arxiv_ids else None)
+    title_trusted = not title_problems(fields.title)
+
+    # 1. An identifier naming something held decides, unless the title plainly names something else.
+    for identifier in arxiv_ids + dois:
+        kind = "arxiv_id" if identifier["kind"] == "arxiv" else "doi"
+        found = store.by_arxiv_id(identifier["value"]) if kind == "arxiv_id" else store.by_doi(identifier["value"])
+        if found is None:
+            continue
+        evidence = {"identifier": {"kind": kind, "value": identifier["value"]}, "candidate": found.label}
+        if problems:
+            evidence["parse_problems"] = problems
+        if title_trusted and found.titles:
+            similarity = best_similarity(fields.title, found.titles)
+            evidence["title_similarity"] = round(similarity, 3)
+            if _contradicts(fields.title, found.titles):
+                evidence["reason"] = "the reference's title matches no known title of the identified paper"
+                return Resolution("metadata_mismatch", kind, evidence=evidence)
+        return Resolution("verified_exact", kind, found.paper_id, found.work_id, evidence)
+
+    # 2. A valid arXiv id is unambiguous even when it names nothing held.
+    if arxiv_ids:
+        return Resolution("unresolved", "arxiv_id", evidence={
+            "identifier": {"kind": "arxiv_id", "value": arxiv_ids[0]["value"]},
+            "reason": "the arXiv paper named is not held by this store"})
+
+    suggestion = _fuzzy(fields, store, doi=dois[0]["value"] if dois else None) if title_trusted else None
+
+    # 3. Only broken identifiers: say so, and keep what the title suggests for a curator.
+    if malformed:
+        evidence = {"malformed": [{k: i.get(k) for k in ("kind", "text", "problem")} for i in malformed]}
+        if suggestion and suggestion.state == "verified_fuzzy":
+            evidence["suggested"] = suggestion.evidence
+        return Resolution("malformed_identifier", "parser", evidence=evidence)
+
+    # 4. Fields that cannot be trusted are not matched.
+    if problems:
+        return Resolution("parse_uncertain", "parser", evidence={"problems": problems})
+
+    # 5. Title and year.
+    return suggestion
+
+
+def best_similarity(title: str, titles: Iterable[str]) -> float:
+    """The best similarity of a title to any of some titles (0..1)."""
+    mine = comparable_title(title)
+    return max((_similarity(mine, comparable_title(other), other) for other in titles), default=0.0)
+
+
+def _similarity(mine: str, theirs: str, original: str) -> float:
+    score = fuzz.ratio(mine, theirs) / 100
+    # "Educating for innovation and management" cites "...: The engineering educator's dilemma".
+    if ":" in original:
+        main = comparable_title(original.split(":", 1)[0])
+        if len(significant_tokens(main)) >= MIN_SUBTITLE_TOKENS:
+            score = max(score, fuzz.ratio(mine, main) / 100)
+    return score
+
+
+def _contradicts(title: str, titles: Iterable[str]) -> bool:
+    mine = comparable_title(title)
+    my_tokens = set(significant_tokens(title))
+    for other in titles:
+        theirs = comparable_title(other)
+        if fuzz.ratio(mine, theirs) / 100 >= CONTRADICTION_RATIO:
+            return False
+        if fuzz.partial_ratio(mine, theirs) / 100 >= CONTRADICTION_PARTIAL:
+            return False
+        their_tokens = set(significant_tokens(other))
+        if my_tokens and their_tokens and len(my_tokens & their_tokens) / len(my_tokens | their_tokens) >= \
+                CONTRADICTION_OVERLAP:
+            return False
+    return True
+
+
+def _names_agree(title: str, titles: Iterable[str]) -> bool:
+    """ZeRO vs ZeRO-Infinity, FlashAttention vs FlashAttention-2: a named system is a different work."""
+    mine = name_part(title)
+    theirs = [name_part(other) for other in titles]
+    if mine is None or all(name is None for name in theirs):
+        return True
+    return any(name == mine for name in theirs if name is not None)
+
+
+def _fuzzy(fields: ReferenceFields, store: CandidateStore, *, doi: str | None) -> Resolution:
+    candidates = store.by_title_keys(title_blocking_keys(fields.title))
+    scored = sorted(
+        ((best_similarity(fields.title, c.titles), c) for c in candidates if c.titles),
+        key=lambda pair: (-pair[0], pair[1].label),
+    )
+    listed = [{"candidate": c.label, "similarity": round(s, 3), "years": list(c.years)} for s, c in scored[:5]]
+    if not scored:
+        return Resolution("unresolved", "title_year", evidence={"reason": "no held paper has a similar title"})
+    if fields.year is None:
+        return Resolution("unresolved", "title_year", evidence={
+            "reason": "no year to confirm a title match", "candidates": listed})
+
+    def agrees(similarity: float, candidate: Candidate) -> bool:
+        if doi and candidate.dois and doi not in candidate.dois and not all(
+                d.startswith("10.48550/") for d in candidate.dois):
+            return False          # the reference names another DOI than this work's own
+        if not _names_agree(fields.title, candidate.titles):
+            return False
+        if not candidate.years:
+            return similarity >= NO_YEAR_SIMILARITY
+        return similarity >= VERIFY_SIMILARITY and any(abs(fields.year - y) <= YEAR_TOLERANCE
+                                                       for y in candidate.years)
+
+    agreeing = [(s, c) for s, c in scored if agrees(s, c)]
+    if not agreeing:
+        return Resolution("unresolved", "title_year", evidence={
+            "reason": "no candidate agrees on both title and year", "candidates": listed})
+    best_score, best = agreeing[0]
+    runner_up = next((s for s, c in scored if c is not best), None)
+    if runner_up is not None and best_score - runner_up < CLEAR_MARGIN:
+        return Resolution("unresolved", "title_year", evidence={
+            "reason": "two candidates are too close to tell apart", "candidates": listed})
+    return Resolution("verified_fuzzy", "title_year", best.paper_id, best.work_id, evidence={
+        "candidate": best.label, "title_similarity": round(best_score, 3), "year": fields.year,
+        "candidate_years": list(best.years), "runner_up_similarity": round(runner_up, 3) if runner_up else None,
+        "candidates": listed})

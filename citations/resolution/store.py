@@ -1,0 +1,151 @@
+"""Candidates from the database, fetched in bulk for a batch of references.
+
+`prefetch()` costs a fixed handful of indexed queries for a whole batch (ids, DOIs, title keys,
+then the candidates' titles), so resolving a paper's hundred references does not cost a hundred
+round trips, and no query scans the store: every lookup is by unique id, DOI or blocking key.
+"""
+from collections import defaultdict
+from collections.abc import Iterable
+
+from citations.arxiv_ids import arxiv_doi
+from citations.models import CitedWork, Paper, PaperSnapshot, TitleKey
+from citations.resolution.matching import Candidate, ReferenceFields
+from citations.resolution.text import title_blocking_keys
+
+ARXIV_DOI_PREFIX = "10.48550/arxiv."
+
+
+class DatabaseStore:
+    def __init__(self):
+        self._paper_by_arxiv: dict[str, int | None] = {}
+        self._doi_targets: dict[str, tuple[int | None, str | None] | None] = {}
+        self._key_targets: dict[str, list[tuple[int | None, str | None]]] = {}
+        self._papers: dict[int, Candidate] = {}
+        self._works: dict[str, Candidate] = {}
+
+    # --- CandidateStore ---------------------------------------------------------------------------
+
+    def by_arxiv_id(self, arxiv_id: str) -> Candidate | None:
+        if arxiv_id not in self._paper_by_arxiv:
+            self._load(arxiv_ids={arxiv_id})
+        paper_id = self._paper_by_arxiv.get(arxiv_id)
+        return self._papers.get(paper_id) if paper_id else None
+
+    def by_doi(self, doi: str) -> Candidate | None:
+        if doi.startswith(ARXIV_DOI_PREFIX):
+            return self.by_arxiv_id(doi[len(ARXIV_DOI_PREFIX):])
+        if doi not in self._doi_targets:
+            self._load(dois={doi})
+        return self._target(self._doi_targets.get(doi))
+
+    def by_title_keys(self, keys: Iterable[str]) -> list[Candidate]:
+        keys = set(keys)
+        missing = {key for key in keys if key not in self._key_targets}
+        if missing:
+            self._load(keys=missing)
+        found, seen = [], set()
+        for key in sorted(keys):
+            for target in self._key_targets.get(key, ()):
+                candidate = self._target(target)
+                if candidate is not None and id(candidate) not in seen:
+                    seen.add(id(candidate))
+                    found.append(candidate)
+        return found
+
+    # --- loading ----------------------------------------------------------------------------------
+
+    def prefetch(self, batch: Iterable[ReferenceFields]) -> None:
+        """Load every candidate a batch of references could name, in a few queries."""
+        arxiv_ids, dois, keys = set(), set(), set()
+        for fields in batch:
+            for identifier in fields.identifiers:
+                if not identifier.get("valid"):
+                    continue
+                if identifier["kind"] == "arxiv":
+                    arxiv_ids.add(identifier["value"])
+                elif identifier["kind"] == "doi":
+                    dois.add(identifier["value"])
+            if fields.title:
+                keys |= title_blocking_keys(fields.title)
+        self._load(arxiv_ids=arxiv_ids - set(self._paper_by_arxiv), dois=dois - set(self._doi_targets),
+                   keys=keys - set(self._key_targets))
+
+    def _target(self, target) -> Candidate | None:
+        if target is None:
+            return None
+        paper_id, work_id = target
+        return self._papers.get(paper_id) if paper_id else self._works.get(work_id)
+
+    def _load(self, *, arxiv_ids=frozenset(), dois=frozenset(), keys=frozenset()) -> None:
+        paper_ids: set[int] = set()
+        work_ids: set[str] = set()
+        arxiv_dois = {d[len(ARXIV_DOI_PREFIX):] for d in dois if d.startswith(ARXIV_DOI_PREFIX)}
+        arxiv_ids = set(arxiv_ids) | arxiv_dois
+        if arxiv_ids:
+            held = dict(Paper.objects.filter(arxiv_id__in=arxiv_ids).values_list("arxiv_id", "id"))
+            for arxiv_id in arxiv_ids:
+                self._paper_by_arxiv[arxiv_id] = held.get(arxiv_id)
+            paper_ids |= set(held.values())
+        plain_dois = set(dois) - {d for d in dois if d.startswith(ARXIV_DOI_PREFIX)}
+        if plain_dois:
+            targets: dict[str, tuple[int | None, str | None]] = {}
+            for doi, work_id, paper_id in CitedWork.objects.filter(doi__in=plain_dois).values_list("doi", "id", "paper_id"):
+                targets[doi] = (paper_id, str(work_id))
+            for doi, paper_id in PaperSnapshot.objects.filter(doi__in=plain_dois).values_list("doi", "paper_id"):
+                targets.setdefault(doi, (paper_id, None))
+            for doi in plain_dois:
+                self._doi_targets[doi] = targets.get(doi)
+            for paper_id, work_id in targets.values():
+                if paper_id:
+                    paper_ids.add(paper_id)
+                elif work_id:
+                    work_ids.add(work_id)
+        if keys:
+            for key in keys:
+                self._key_targets.setdefault(key, [])
+            for key, paper_id, work_id in TitleKey.objects.filter(key__in=keys).values_list("key", "paper_id", "work_id"):
+                self._key_targets[key].append((paper_id, str(work_id) if work_id else None))
+                if paper_id:
+                    paper_ids.add(paper_id)
+                else:
+                    work_ids.add(str(work_id))
+        self._load_papers(paper_ids - set(self._papers))
+        self._load_works(work_ids - set(self._works))
+
+    def _load_papers(self, paper_ids: set[int]) -> None:
+        if not paper_ids:
+            return
+        titles, years, dois = defaultdict(list), defaultdict(set), defaultdict(set)
+        arxiv = dict(Paper.objects.filter(id__in=paper_ids).values_list("id", "arxiv_id"))
+        for paper_id, title, submitted, updated, doi in (
+                PaperSnapshot.objects.filter(paper_id__in=paper_ids).order_by("-observed_at")
+                .values_list("paper_id", "title", "submitted_at", "last_updated", "doi")):
+            if title and title not in titles[paper_id]:
+                titles[paper_id].append(title)
+            years[paper_id] |= {d.year for d in (submitted, updated) if d}
+            if doi:
+                dois[paper_id].add(doi.lower())
+        works = {}
+        for work_id, paper_id, title, year, doi in CitedWork.objects.filter(paper_id__in=paper_ids).values_list(
+                "id", "paper_id", "title", "year", "doi"):
+            works[paper_id] = str(work_id)
+            if title and title not in titles[paper_id]:
+                titles[paper_id].append(title)
+            if year:
+                years[paper_id].add(year)
+            if doi:
+                dois[paper_id].add(doi)
+        for paper_id in paper_ids:
+            dois[paper_id].add(arxiv_doi(arxiv[paper_id]))
+            self._papers[paper_id] = Candidate(
+                paper_id=paper_id, work_id=works.get(paper_id), arxiv_id=arxiv[paper_id],
+                titles=tuple(titles[paper_id]), years=tuple(sorted(years[paper_id])), dois=tuple(sorted(dois[paper_id])))
+
+    def _load_works(self, work_ids: set[str]) -> None:
+        if not work_ids:
+            return
+        for work_id, arxiv_id, title, year, doi in CitedWork.objects.filter(id__in=work_ids).values_list(
+                "id", "arxiv_id", "title", "year", "doi"):
+            self._works[str(work_id)] = Candidate(
+                paper_id=None, work_id=str(work_id), arxiv_id=arxiv_id, titles=(title,) if title else (),
+                years=(year,) if year else (), dois=(doi,) if doi else ())

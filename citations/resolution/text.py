@@ -1,0 +1,86 @@
+"""Text normalisation for references and titles: PDF artefacts, comparison forms, blocking keys."""
+import re
+import unicodedata
+
+# Hyphenated compounds whose hyphen is real: "self- attention" is "self-attention", while
+# "mod- els" is "models". Outside this list a hyphen at a line break is taken as a word break.
+_HYPHEN_PREFIXES = frozenset(
+    "self non multi pre post co cross trade fine large high low long short real open end state zero one two three "
+    "four few semi sub inter intra meta well data task model human peer time game closed".split()
+)
+_BROKEN_HYPHEN = re.compile(r"(\w+)- +([a-z]\w*)")
+_LIGATURES = {"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+_LIGATURE_PATTERN = re.compile("|".join(_LIGATURES))
+_SPACES = re.compile(r"\s+")
+
+STOPWORDS = frozenset(
+    "a an the of for and in on to with via by from at is are as its into using toward towards or vs versus "
+    "be we our their this that".split()
+)
+
+
+def clean_reference_text(text: str) -> str:
+    """One line of reference text with PDF artefacts undone: ligatures, spacing, broken hyphenation."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _LIGATURE_PATTERN.sub(lambda m: _LIGATURES[m.group(0)], text)
+    text = text.replace("\u00ad", "")                 # soft hyphens
+    text = _SPACES.sub(" ", text).strip()
+    return _BROKEN_HYPHEN.sub(_join_broken_word, text)
+
+
+def _join_broken_word(match: re.Match) -> str:
+    left, right = match.group(1), match.group(2)
+    if left.lower() in _HYPHEN_PREFIXES or left[-1].isdigit():
+        return f"{left}-{right}"
+    return f"{left}{right}"
+
+
+def fold(text: str) -> str:
+    """Lower case, accents removed: the form two spellings of one title share."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+
+
+def comparable_title(title: str) -> str:
+    """A title reduced to lower-case words separated by single spaces (punctuation and hyphens gone)."""
+    return _NON_WORD.sub(" ", fold(title)).strip()
+
+
+def significant_tokens(title: str) -> list[str]:
+    """The words of a title that carry meaning (no stopwords), in order."""
+    return [token for token in comparable_title(title).split() if token not in STOPWORDS]
+
+
+_NAME_PART = re.compile(r"^\s*([^:]{1,40}?)\s*:\s*\S")
+
+
+def name_part(title: str) -> str | None:
+    """The system name before a colon ("ZeRO-Infinity" in "ZeRO-Infinity: Breaking ..."), in a form
+    that keeps what tells family members apart (digits, '+'); None when the title has none."""
+    match = _NAME_PART.match(title)
+    if not match or len(match.group(1).split()) > 4:
+        return None
+    return re.sub(r"[^0-9a-z+#]+", " ", fold(match.group(1))).strip() or None
+
+
+def title_blocking_keys(title: str) -> set[str]:
+    """Keys under which a title is filed so that candidates are found by index, never by scan.
+
+    Each key is specific (a whole title, or four significant words in order), so the number of
+    titles sharing one stays small however large the store grows. Several keys per title give
+    recall when one end of a parsed title is damaged: a venue glued on the end, a stray token at
+    the start.
+    """
+    tokens = significant_tokens(title)
+    if not tokens:
+        return set()
+    keys = {"f:" + " ".join(tokens)}
+    if len(tokens) >= 4:
+        keys.add("h:" + " ".join(tokens[:4]))
+        keys.add("t:" + " ".join(tokens[-4:]))
+    if len(tokens) >= 5:
+        keys.add("h:" + " ".join(tokens[1:5]))
+    return {key[:200] for key in keys}

@@ -1,0 +1,47 @@
+"""Celery tasks: thin, idempotent, retried on database errors. The work is in citations/resolution/."""
+import time
+
+from celery import Task, shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+
+from citations.jobs import fail_job
+from citations.models import JobChunk
+from citations.resolution.service import current_reference_ids, resolve_paper, resolve_references
+
+# Lost connections, deadlocks and serialization failures pass; everything else is a bug to see.
+RETRYABLE = (OperationalError, InterfaceError)
+RETRY = {"autoretry_for": RETRYABLE, "retry_backoff": 2, "retry_backoff_max": 300, "retry_jitter": True,
+         "max_retries": 8, "acks_late": True}
+
+
+class ChunkTask(Task):
+    def on_failure(self, exc, task_id, args, kwargs, einfo):
+        chunk = JobChunk.objects.filter(pk=args[0] if args else kwargs.get("chunk_id")).first()
+        if chunk is not None:
+            fail_job(chunk.job_id, f"chunk {chunk.index}: {type(exc).__name__}: {exc}")
+
+
+def _pause():
+    # Operators can slow resolution down to spare the database (RESOLUTION_PAUSE_SECONDS).
+    if settings.RESOLUTION_PAUSE_SECONDS:
+        time.sleep(settings.RESOLUTION_PAUSE_SECONDS)
+
+
+@shared_task(name="citations.resolve_paper", **RETRY)
+def resolve_paper_task(arxiv_id: str) -> dict:
+    """Resolve the current references of one paper."""
+    return resolve_paper(arxiv_id=arxiv_id).as_json()
+
+
+@shared_task(name="citations.resolve_chunk", base=ChunkTask, **RETRY)
+def resolve_chunk(chunk_id: int) -> dict:
+    """Resolve the papers of one chunk of a job; a chunk already done is skipped."""
+    chunk = JobChunk.objects.get(pk=chunk_id)
+    if not chunk.claim():
+        return {"skipped": "already done"}
+    ids = current_reference_ids(paper_ids=chunk.payload["paper_ids"])
+    summary = resolve_references(reference_ids=ids, pause=_pause)
+    counts = {"papers": len(chunk.payload["paper_ids"]), "references": len(ids), **summary.as_json()}
+    chunk.complete(counts)
+    return counts
