@@ -37,6 +37,7 @@ from citations.models import (
     SyncStatus,
 )
 from citations.models.references import ExtractionOrigin
+from citations.resolution.index import index_paper_titles
 from citations.record import CAPS, REFUSAL, SCHEMA, RecordUnavailable, build_record
 from citations.timestamps import parse_offset, parse_z
 
@@ -225,6 +226,8 @@ class _Decomposer:
         inbound_lane = record["coverage"][2]
         self.summary.capped = (rr["total_outbound_references"] > rr["displayed"]
                                or inbound_lane["denominator"] > inbound_lane["records_observed"])
+        # The papers' titles become candidates for resolving other references.
+        index_paper_titles(paper_ids=[paper.pk for paper in self.papers.values()])
         return self.summary
 
     # papers

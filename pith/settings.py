@@ -131,7 +131,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True   # ...instead of being acknowledged as
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+# A message whose worker died unacknowledged goes back to the queue once visibility_timeout has
+# passed; Redis workers look for such messages every interval x throttle seconds.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
+    "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
+}
 
 # Seconds resolution workers wait between batches of 200 references: 0 runs flat out.
 RESOLUTION_PAUSE_SECONDS = env_float("RESOLUTION_PAUSE_SECONDS", 0.0)

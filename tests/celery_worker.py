@@ -1,7 +1,9 @@
 """Running a real Celery worker (a separate process) against Redis, for the tests that are about one."""
 import os
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,10 +26,10 @@ def redis_url() -> str:
     return url
 
 
-def worker_env(broker: str) -> dict:
+def worker_env(broker: str, **extra: str) -> dict:
     """The environment of a process that shares this test's database and broker."""
     env = {**os.environ, "CELERY_BROKER_URL": broker, "CELERY_RESULT_BACKEND": broker,
-           "CELERY_TASK_ALWAYS_EAGER": "0", "PYTHONPATH": str(ROOT)}
+           "CELERY_TASK_ALWAYS_EAGER": "0", "PYTHONPATH": str(ROOT), **extra}
     db = settings.DATABASES["default"]
     if connection.vendor == "postgresql":
         env["DATABASE_URL"] = (f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/"
@@ -36,24 +38,39 @@ def worker_env(broker: str) -> dict:
 
 
 @contextmanager
-def running_worker(broker: str, *, concurrency: int = 1, extra_args: tuple = ()):
-    """A worker process for the duration of the block; stopped (or killed) afterwards."""
-    redis.Redis.from_url(broker).flushdb()
+def running_worker(broker: str, *, concurrency: int = 1, flush: bool = True, env: dict | None = None):
+    """A worker (main process and pool, in their own process group) for the duration of the block."""
+    if flush:
+        redis.Redis.from_url(broker).flushdb()
+    log = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "pith", "worker", "--loglevel=WARNING", "--without-gossip",
-         "--without-mingle", "--without-heartbeat", f"--concurrency={concurrency}", *extra_args],
-        cwd=ROOT, env=worker_env(broker), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+         "--without-mingle", "--without-heartbeat", f"--concurrency={concurrency}"],
+        cwd=ROOT, env=worker_env(broker, **(env or {})), stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
+    process.log = log
     try:
         yield process
     finally:
         if process.poll() is None:
-            process.terminate()
+            os.killpg(process.pid, signal.SIGTERM)
             try:
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
-                process.kill()
+                os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+
+
+def kill_worker(process) -> None:
+    """SIGKILL the worker and its pool at once: no shutdown, no acknowledgements, as when a machine dies."""
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def worker_log(process) -> str:
+    process.log.seek(0)
+    return process.log.read().decode(errors="replace")[-4000:]
 
 
 def client_call(broker: str, code: str, timeout: float = 60) -> str:

@@ -17,12 +17,13 @@ T0 = datetime(2026, 8, 1, 12, 0, 0, 123456, tzinfo=UTC)
 
 
 def make_paper(arxiv_id: str, *, title: str | None = None, observed_at: datetime = T0, latest_version: int = 1,
-               primary_category: str = "cs.DC", doi: str | None = None) -> Paper:
+               primary_category: str = "cs.DC", doi: str | None = None,
+               submitted_at: datetime = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)) -> Paper:
     """A held paper with one metadata snapshot and its versions."""
     paper, _ = Paper.objects.get_or_create(arxiv_id=arxiv_id)
     PaperSnapshot.objects.create(
         paper=paper, observed_at=observed_at, title=title or f"Paper {arxiv_id}",
-        submitted_at=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC), last_updated=datetime(2025, 2, 3, 4, 5, 6, tzinfo=UTC),
+        submitted_at=submitted_at, last_updated=max(submitted_at, datetime(2025, 2, 3, 4, 5, 6, tzinfo=UTC)),
         latest_version=latest_version, primary_category=primary_category, doi=doi, source="arxiv_metadata",
     )
     for version in range(1, latest_version + 1):

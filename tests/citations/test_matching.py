@@ -1,0 +1,139 @@
+"""The resolver's decisions, against a small in-memory store."""
+import pytest
+
+from citations.resolution.matching import Candidate, ReferenceFields, resolve
+from citations.resolution.text import title_blocking_keys
+
+
+class Store:
+    def __init__(self, *candidates):
+        self.candidates = candidates
+
+    def by_arxiv_id(self, arxiv_id):
+        return next((c for c in self.candidates if c.arxiv_id == arxiv_id), None)
+
+    def by_doi(self, doi):
+        return next((c for c in self.candidates if doi in c.dois), None)
+
+    def by_title_keys(self, keys):
+        keys = set(keys)
+        return [c for c in self.candidates if any(keys & title_blocking_keys(t) for t in c.titles)]
+
+
+def paper(n, title, year, arxiv_id=None, dois=()):
+    return Candidate(paper_id=n, work_id=None, arxiv_id=arxiv_id or f"2001.{n:05d}", titles=(title,), years=(year,),
+                     dois=dois)
+
+
+ZERO = paper(1, "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", 2019, "1910.02054")
+ZERO_INFINITY = paper(2, "ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning", 2021)
+ZERO_OFFLOAD = paper(3, "ZeRO-Offload: Democratizing Billion-Scale Model Training", 2021)
+FLASH = paper(4, "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness", 2022)
+FLASH_2 = paper(5, "FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning", 2023)
+MEGATRON = paper(6, "Megatron-LM: Training Multi-Billion Parameter Language Models Using Model Parallelism", 2019,
+                 "1909.08053")
+FAMILY = Store(ZERO, ZERO_INFINITY, ZERO_OFFLOAD, FLASH, FLASH_2, MEGATRON)
+
+
+def arxiv(value, valid=True):
+    return {"kind": "arxiv", "value": value, "valid": valid}
+
+
+def test_an_arxiv_id_of_a_held_paper_verifies_exactly():
+    result = resolve(ReferenceFields("Megatron-lm: Training multi-billion parameter language models using model "
+                                     "parallelism", 2019, (arxiv("1909.08053"),)), FAMILY)
+    assert (result.state, result.resolver_source, result.paper_id) == ("verified_exact", "arxiv_id", 6)
+
+
+def test_the_1909_year_does_not_stop_an_identifier_match():
+    result = resolve(ReferenceFields("Megatron-lm: Training multi-billion parameter language models", 1909,
+                                     (arxiv("1909.08053"),)), FAMILY)
+    assert result.state == "verified_exact"
+    assert result.evidence["parse_problems"] == ["year_from_arxiv_id"]
+
+
+def test_an_identifier_whose_title_names_another_paper_is_a_mismatch():
+    result = resolve(ReferenceFields("Deep residual learning for image recognition", 2016, (arxiv("1909.08053"),)),
+                     FAMILY)
+    assert (result.state, result.paper_id) == ("metadata_mismatch", None)
+
+
+def test_a_truncated_title_is_no_contradiction():
+    assert resolve(ReferenceFields("Megatron-LM", 2019, (arxiv("1909.08053"),)), FAMILY).state == "verified_exact"
+
+
+@pytest.mark.parametrize("title, year, expected", [
+    ("Zero: Memory optimizations toward training trillion parameter models", 2020, 1),
+    ("Zero-infinity: breaking the gpu memory wall for extreme scale deep learning", 2021, 2),
+    ("ZeRO-Offload: Democratizing Billion-Scale model training", 2021, 3),
+    ("Flashattention: Fast and memory-efficient exact attention with io-awareness", 2022, 4),
+    ("FlashAttention-2: Faster attention with better parallelism and work partitioning", 2023, 5),
+])
+def test_family_members_are_told_apart(title, year, expected):
+    result = resolve(ReferenceFields(title, year), FAMILY)
+    assert (result.state, result.paper_id) == ("verified_fuzzy", expected)
+
+
+def test_a_bare_family_name_matches_no_member():
+    assert resolve(ReferenceFields("ZeRO-Infinity and friends", 2021), FAMILY).state == "unresolved"
+    result = resolve(ReferenceFields("FlashAttention-2: Fast and memory-efficient exact attention with IO-awareness",
+                                     2022), FAMILY)
+    assert result.state == "unresolved"        # FlashAttention's title under FlashAttention-2's name
+
+
+def test_a_year_more_than_one_off_does_not_verify():
+    result = resolve(ReferenceFields("ZeRO-Offload: Democratizing Billion-Scale model training", 2018), FAMILY)
+    assert result.state == "unresolved"
+    assert result.evidence["reason"] == "no candidate agrees on both title and year"
+
+
+def test_without_a_year_a_title_match_is_not_enough():
+    result = resolve(ReferenceFields("ZeRO-Offload: Democratizing Billion-Scale model training", None), FAMILY)
+    assert result.state == "unresolved"
+    assert result.evidence["reason"] == "no year to confirm a title match"
+
+
+def test_two_held_papers_with_one_title_are_too_close_to_tell_apart():
+    twins = Store(paper(1, "Attention is all you need", 2017), paper(2, "Attention Is All You Need", 2017))
+    result = resolve(ReferenceFields("Attention is all you need", 2017), twins)
+    assert result.state == "unresolved"
+    assert result.evidence["reason"] == "two candidates are too close to tell apart"
+
+
+def test_an_arxiv_id_not_held_is_unresolved_even_if_a_title_matches():
+    result = resolve(ReferenceFields("ZeRO-Offload: Democratizing Billion-Scale model training", 2021,
+                                     (arxiv("2101.06840"),)), FAMILY)
+    assert (result.state, result.resolver_source) == ("unresolved", "arxiv_id")
+
+
+def test_a_malformed_identifier_is_named_with_what_the_title_suggests():
+    result = resolve(ReferenceFields("ZeRO-Offload: Democratizing Billion-Scale model training", 2021,
+                                     ({"kind": "arxiv", "value": "2113.06840", "valid": False, "text": "arXiv:2113.06840",
+                                       "problem": "month 13 does not exist"},)), FAMILY)
+    assert result.state == "malformed_identifier"
+    assert result.evidence["suggested"]["candidate"] == "arXiv:2001.00003"
+
+
+@pytest.mark.parametrize("title, year", [
+    ("Accessed: 2025-06", 2025),
+    ("B, Anshuj Garg, and Purushottam Kulkarni", 2019),
+    ("InInternational Conference on Machine Learning", None),
+    (None, 2024),
+    ("A perfectly good title", 1200),
+])
+def test_untrustworthy_fields_are_parse_uncertain(title, year):
+    assert resolve(ReferenceFields(title, year), FAMILY).state == "parse_uncertain"
+
+
+def test_a_reference_naming_another_doi_does_not_fuzzy_link():
+    published = paper(7, "A study of things in great detail", 2020, dois=("10.1000/own",))
+    result = resolve(ReferenceFields("A study of things in great detail", 2020,
+                                     ({"kind": "doi", "value": "10.1000/other", "valid": True},)), Store(published))
+    assert result.state == "unresolved"
+
+
+def test_a_doi_of_a_held_work_verifies_exactly():
+    published = paper(7, "A study of things in great detail", 2020, dois=("10.1000/own",))
+    result = resolve(ReferenceFields("A study of things", 2020, ({"kind": "doi", "value": "10.1000/own",
+                                                                  "valid": True},)), Store(published))
+    assert (result.state, result.resolver_source) == ("verified_exact", "doi")
