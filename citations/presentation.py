@@ -70,6 +70,7 @@ class ObservationRow:
     events: list
     raw_text: str | None
     digest: str
+    curated: dict          # field -> audit entry id of the override in force
 
 
 def observation_rows(built, direction: str) -> list[ObservationRow]:
@@ -101,6 +102,7 @@ def observation_rows(built, direction: str) -> list[ObservationRow]:
             events=notice["events"],
             raw_text=details.get("raw_text"),
             digest=observation["observation_digest"],
+            curated=details.get("curated", {}),
         ))
     return rows
 

@@ -12,6 +12,8 @@ whatever the number of references (the record's caps.database_statements):
   5. check receipts, with the events each found, for the linked works (skipped when none)
   6. external citation measurements, the newest per source
 
+Curators' overrides (curation/) in force as of the cutoff are joined into statements 2 and 3.
+
 "As of" means: every fact shown was observed at or before the cutoff (the build
 time, or the time an export asks for), and for each fact the newest such
 observation wins. The contract is ../shared/spec/citation-record-v1.md; what the
@@ -42,6 +44,8 @@ STANDING_SOURCES = "scholarly_work_events, retraction_status_cache"
 NO_WORK_LINK = "canonical_work_link_unavailable"
 NO_SOURCE_SYNCHRONISED = "standing_sources_never_synchronised"
 CHECK_PENDING = "standing_check_pending"
+NOT_A_WORK = "not_a_scholarly_work"
+CURATION = "curation"
 
 
 class RecordUnavailable(LookupError):
@@ -90,6 +94,11 @@ class _Row(NamedTuple):
     work_venue: str | None
     work_metadata_source: str | None
     work_observed_at: str | None
+    title_override: int | None        # the curation entry in force for each field, if any
+    override_title: str | None
+    year_override: int | None
+    override_year: int | None
+    not_a_work_override: int | None
     total: int
 
 
@@ -214,7 +223,19 @@ def _observation_columns(snapshot_paper: str) -> str:
         {snapshot_paper}.arxiv_id, ps.title, {_ts("ps.submitted_at")}, {_ts("ps.last_updated")},
         {_ts("ps.observed_at")}, ps.latest_version,
         w.id, w.doi, w.arxiv_id, w.title, w.year, w.venue, w.metadata_source, {_ts("w.snapshot_observed_at")},
+        ot.id, ot.value_text, oy.id, oy.value_year, onw.id,
         COUNT(*) OVER ()"""
+
+
+def _override_joins() -> str:
+    """Curators' overrides in force as of the cutoff: for each field, the newest entry, if it sets."""
+    return "\n".join(
+        f"""LEFT JOIN curation_overrides {alias} ON {alias}.action = 'set' AND {alias}.id = (
+                SELECT o.id FROM curation_overrides o
+                WHERE o.reference_id = r.id AND o.field = '{field}' AND o.created_at <= %(cutoff)s
+                ORDER BY o.id DESC LIMIT 1)"""
+        for alias, field in (("ot", "title"), ("oy", "year"), ("onw", "not_a_work"))
+    )
 
 
 def _read_paper(arxiv_id: str, cutoff: datetime) -> tuple:
@@ -246,6 +267,7 @@ def _outbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
             LEFT JOIN papers cp ON cp.id = l.cited_paper_id
             LEFT JOIN paper_snapshots ps ON ps.id = {_NEWEST_SNAPSHOT.format(paper="l.cited_paper_id")}
             LEFT JOIN cited_works w ON w.id = l.cited_work_id
+            {_override_joins()}
             WHERE r.extraction_id = (
                 SELECT e2.id FROM reference_extractions e2 JOIN paper_versions v2 ON v2.id = e2.paper_version_id
                 WHERE v2.paper_id = %(paper)s AND e2.observed_at <= %(cutoff)s
@@ -270,6 +292,7 @@ def _inbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
             JOIN papers cp ON cp.id = v.paper_id
             LEFT JOIN paper_snapshots ps ON ps.id = {_NEWEST_SNAPSHOT.format(paper="v.paper_id")}
             LEFT JOIN cited_works w ON w.id = l.cited_work_id
+            {_override_joins()}
             WHERE l.cited_paper_id = %(paper)s AND l.state IN ({linking}) AND l.observed_at <= %(cutoff)s
               AND v.paper_id <> %(paper)s AND r.observed_at <= %(cutoff)s
               AND l.id = {_NEWEST_LINK}
@@ -376,9 +399,10 @@ def _other_paper(row: _Row, *, version: int | None) -> dict:
 
 
 def _cited_work(row: _Row, pith_arxiv_id: str | None) -> dict:
-    """The cited work as the reference describes it, plus its canonical link where one exists."""
+    """The cited work as the reference describes it, plus its canonical link where one exists;
+    a curator's title or year, where one is in force, over both (metadata_source says so)."""
     if row.work_id is not None:
-        return {
+        work = {
             "arxiv_id": row.work_arxiv_id,
             "doi": row.work_doi,
             "metadata_source": row.work_metadata_source,
@@ -389,17 +413,25 @@ def _cited_work(row: _Row, pith_arxiv_id: str | None) -> dict:
             "work_id": _uuid_text(row.work_id),
             "year": row.work_year,
         }
-    return {
-        "arxiv_id": None,
-        "doi": None,
-        "metadata_source": None,
-        "pith_arxiv_id": pith_arxiv_id,
-        "snapshot_observed_at": _z(row.observed_at),
-        "title": row.title,
-        "venue": None,
-        "work_id": None,
-        "year": row.year,
-    }
+    else:
+        work = {
+            "arxiv_id": None,
+            "doi": None,
+            "metadata_source": None,
+            "pith_arxiv_id": pith_arxiv_id,
+            "snapshot_observed_at": _z(row.observed_at),
+            "title": row.title,
+            "venue": None,
+            "work_id": None,
+            "year": row.year,
+        }
+    if row.title_override is not None:
+        work["title"] = row.override_title
+    if row.year_override is not None:
+        work["year"] = row.override_year
+    if row.title_override is not None or row.year_override is not None:
+        work["metadata_source"] = CURATION
+    return work
 
 
 def _observation(row: _Row, *, citing: dict, cited: dict | None, receipts, synced, details) -> dict:
@@ -421,10 +453,14 @@ def _observation(row: _Row, *, citing: dict, cited: dict | None, receipts, synce
         "observation_id": observation_id,
         "resolution": {"observed_at": _z(row.resolved_at), "resolver_source": row.resolver_source,
                        "status": row.state},
-        "standing_notice": _standing_notice(work["work_id"], receipts, synced),
+        "standing_notice": (_unavailable(NOT_A_WORK) if row.not_a_work_override is not None and work["work_id"] is None
+                            else _standing_notice(work["work_id"], receipts, synced)),
     }
     observation["observation_digest"] = observation_digest(observation)
-    details[observation_id] = {"raw_text": row.raw_text, "parsed_venue": row.venue}
+    curated = {field: entry for field, entry in (("title", row.title_override), ("year", row.year_override),
+                                                 ("not_a_work", row.not_a_work_override)) if entry is not None}
+    details[observation_id] = {"raw_text": row.raw_text, "parsed_venue": row.venue, "curated": curated,
+                               "parsed_title": row.title, "parsed_year": row.year}
     return observation
 
 

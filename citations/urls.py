@@ -21,6 +21,7 @@ register_converter(ArxivIdConverter, "arxiv")
 app_name = "citations"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon),
     path("evidence", views.evidence, name="evidence"),
     path("evidence/record-v1.schema.json", views.record_schema_json, name="record-schema"),
     path("paper/<arxiv:arxiv_id>/citation-record.json", views.record_json, name="record-json"),

@@ -54,7 +54,9 @@ def record_json(request, arxiv_id: str):
         response = HttpResponse(built.body, content_type=JSON_CONTENT_TYPE)
     response["ETag"] = etag
     response["Access-Control-Allow-Origin"] = "*"
-    patch_cache_control(response, public=True, max_age=60)
+    # Cacheable, but revalidated on every use: a correction must show at once, and an unchanged
+    # record costs the client only a 304.
+    patch_cache_control(response, public=True, no_cache=True)
     return response
 
 
@@ -123,6 +125,13 @@ def home(request):
         .values_list("arxiv_id", flat=True)[:200]
     )
     return render(request, "citations/home.html", {"papers": list(papers)})
+
+
+@require_safe
+def favicon(request):
+    response = HttpResponse(status=204)       # no icon; say so once, and let browsers remember
+    patch_cache_control(response, public=True, max_age=86400)
+    return response
 
 
 def not_found(request, exception=None):

@@ -1,1 +1,107 @@
-"""Curation: audited overrides layered over observations."""
+"""Curation: audited overrides layered over observations, never edits of them.
+
+An Override row is one audit entry: a curator set a field of a reference (title, year, "not a
+scholarly work", or its link) from one value to another, for a reason, at a time; or withdrew
+such an entry. Rows are only ever added (PostgreSQL enforces it with a trigger, admin and the
+services never update or delete). For each reference and field, the newest entry decides: a
+`set` is in force, a `withdraw` means the observed value shows again.
+"""
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from citations.models import CitedWork, Paper, PaperReference
+
+
+class OverrideField(models.TextChoices):
+    TITLE = "title", "title"
+    YEAR = "year", "year"
+    NOT_A_WORK = "not_a_work", "not a scholarly work"
+    LINK = "link", "link"
+
+
+class OverrideAction(models.TextChoices):
+    SET = "set", "set"
+    WITHDRAW = "withdraw", "withdraw"
+
+
+class OverrideQuerySet(models.QuerySet):
+    def in_force(self):
+        """Set entries that are the newest entry for their reference and field."""
+        newer = Override.objects.filter(reference_id=models.OuterRef("reference_id"), field=models.OuterRef("field"),
+                                        id__gt=models.OuterRef("id"))
+        return self.filter(action=OverrideAction.SET).exclude(models.Exists(newer))
+
+
+class Override(models.Model):
+    reference = models.ForeignKey(PaperReference, on_delete=models.PROTECT, related_name="overrides")
+    field = models.CharField(max_length=16, choices=OverrideField.choices)
+    action = models.CharField(max_length=8, choices=OverrideAction.choices)
+    value_text = models.TextField(null=True, blank=True, help_text="The new title.")
+    value_year = models.SmallIntegerField(null=True, blank=True, help_text="The new year.")
+    link_paper = models.ForeignKey(Paper, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    link_work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    previous_text = models.TextField(null=True, blank=True, help_text="What the field showed before.")
+    previous_year = models.SmallIntegerField(null=True, blank=True)
+    withdraws = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="withdrawal", help_text="The set entry this entry withdraws.")
+    reason = models.TextField()
+    curator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="overrides")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = OverrideQuerySet.as_manager()
+
+    class Meta:
+        db_table = "curation_overrides"
+        ordering = ["-created_at", "-id"]
+        permissions = [("withdraw_any_override", "Can withdraw any curator's override")]
+        constraints = [
+            models.CheckConstraint(condition=Q(field__in=OverrideField.values), name="override_field_is_known"),
+            models.CheckConstraint(condition=Q(action__in=OverrideAction.values), name="override_action_is_known"),
+            models.CheckConstraint(condition=~Q(reason=""), name="override_has_reason"),
+            models.CheckConstraint(
+                condition=Q(action="withdraw", withdraws__isnull=False) | Q(action="set", withdraws__isnull=True),
+                name="withdrawal_names_its_entry"),
+            models.CheckConstraint(
+                condition=~Q(action="set", field="title") | (Q(value_text__isnull=False) & ~Q(value_text="")),
+                name="title_override_has_title"),
+            models.CheckConstraint(
+                condition=~Q(action="set", field="year") | Q(value_year__gte=1600, value_year__lte=2200),
+                name="year_override_in_range"),
+            models.CheckConstraint(
+                condition=~Q(action="set", field="link") | Q(link_paper__isnull=False) | Q(link_work__isnull=False),
+                name="link_override_has_target"),
+        ]
+        indexes = [
+            # The record's and the resolver's lookups: newest entry per reference and field.
+            models.Index(fields=["reference", "field", "created_at"], name="override_newest_per_field"),
+            models.Index(fields=["curator", "created_at"], name="override_by_curator"),
+        ]
+
+    def __str__(self) -> str:
+        if self.action == OverrideAction.WITHDRAW:
+            return f"withdrawal of override #{self.withdraws_id}"
+        return f"{self.get_field_display()} of {self.reference_id} → {self.shown_value}"
+
+    @property
+    def shown_value(self) -> str:
+        """The value this entry set, as people read it."""
+        if self.field == OverrideField.TITLE:
+            return self.value_text or ""
+        if self.field == OverrideField.YEAR:
+            return str(self.value_year)
+        if self.field == OverrideField.NOT_A_WORK:
+            return "not a scholarly work"
+        if self.link_paper_id:
+            return f"arXiv:{self.link_paper.arxiv_id}"
+        return f"work {self.link_work_id}"
+
+    @property
+    def shown_previous(self) -> str:
+        if self.field == OverrideField.YEAR:
+            return "—" if self.previous_year is None else str(self.previous_year)
+        return self.previous_text or "—"
+
+    def get_absolute_url(self) -> str:
+        return f"/curation/overrides/{self.pk}"

@@ -1,6 +1,209 @@
-"""Curation services: applying and withdrawing overrides (filled in with the curation models)."""
+"""Applying and withdrawing overrides: every curation change goes through these functions.
+
+Each writes its audit entry in the same transaction as the check that allows it, under a lock
+on the reference, so two curators cannot both act on what they saw: the second is refused
+(optimistic concurrency on the reference's revision, the id of its newest entry). After the
+commit, the reference is re-resolved in the background: a corrected title or year can now match.
+"""
+from dataclasses import dataclass
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from citations.arxiv_ids import is_canonical_arxiv_id
+from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, ResolutionState
+from citations.resolution.quality import EARLIEST_YEAR, title_problems
+from curation.models import Override, OverrideAction, OverrideField
+
+CURATION_SOURCE = "curation"
+MAX_TITLE = 1000
+
+
+class OverrideRefused(ValidationError):
+    """The override cannot be saved; the message says why, for the curator."""
+
+
+class StaleRevision(OverrideRefused):
+    """Someone else changed the reference since the curator loaded it."""
+
+
+@dataclass(frozen=True)
+class LinkTarget:
+    paper: Paper | None
+    work: CitedWork | None
+
+
+def revision_of(reference_id) -> int:
+    """The reference's curation revision: its newest audit entry's id, 0 when it has none."""
+    newest = Override.objects.filter(reference_id=reference_id).order_by("-id").values_list("id", flat=True).first()
+    return newest or 0
 
 
 def active_overrides(*, reference_ids) -> dict:
-    """reference id -> {field: value} of the overrides in force. No overrides exist yet."""
-    return {}
+    """reference id -> {field: value, "ids": {field: override id}} for the overrides in force."""
+    found: dict = {}
+    for entry in Override.objects.in_force().filter(reference_id__in=list(reference_ids)):
+        values = found.setdefault(entry.reference_id, {"ids": {}})
+        values["ids"][entry.field] = entry.pk
+        if entry.field == OverrideField.TITLE:
+            values["title"] = entry.value_text
+        elif entry.field == OverrideField.YEAR:
+            values["year"] = entry.value_year
+        elif entry.field == OverrideField.NOT_A_WORK:
+            values["not_a_work"] = True
+        else:
+            values["link"] = {"paper_id": entry.link_paper_id, "work_id": entry.link_work_id}
+    return found
+
+
+# --- validation -----------------------------------------------------------------------------------
+
+
+def clean_title(value) -> str:
+    title = " ".join(str(value or "").split())
+    if not title:
+        raise OverrideRefused("A title cannot be empty.")
+    if len(title) > MAX_TITLE:
+        raise OverrideRefused(f"A title is at most {MAX_TITLE} characters.")
+    if "title_is_access_date" in title_problems(title):
+        raise OverrideRefused(f"“{title}” is an access date, not a title.")
+    return title
+
+
+def clean_year(value) -> int:
+    latest = date.today().year + 1
+    try:
+        year = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise OverrideRefused(f"“{value}” is not a year.") from None
+    if not EARLIEST_YEAR <= year <= latest:
+        raise OverrideRefused(f"A year must be between {EARLIEST_YEAR} and {latest}.")
+    return year
+
+
+def clean_reason(value) -> str:
+    reason = " ".join(str(value or "").split())
+    if len(reason) < 3:
+        raise OverrideRefused("Say why: a reason is required.")
+    return reason
+
+
+def link_target(value: str) -> LinkTarget:
+    """A held paper (by arXiv id) or a canonical work (by work id) to link a reference to."""
+    value = (value or "").strip()
+    if is_canonical_arxiv_id(value.removeprefix("arXiv:")):
+        paper = Paper.objects.filter(arxiv_id=value.removeprefix("arXiv:")).first()
+        if paper is None:
+            raise OverrideRefused(f"arXiv:{value.removeprefix('arXiv:')} is not held here.")
+        return LinkTarget(paper=paper, work=None)
+    try:
+        work = CitedWork.objects.filter(pk=value).first()
+    except ValidationError:
+        work = None
+    if work is None:
+        raise OverrideRefused(f"“{value}” is neither a held arXiv paper nor a canonical work id.")
+    return LinkTarget(paper=work.paper, work=work)
+
+
+def can_curate(user) -> bool:
+    return bool(user and user.is_active and user.has_perm("curation.add_override"))
+
+
+# --- changes --------------------------------------------------------------------------------------
+
+
+def apply_override(*, reference_id, field: str, value, reason: str, curator, expected_revision: int) -> Override:
+    """Override one field of a reference; raise OverrideRefused (nothing written) when it cannot be."""
+    if not can_curate(curator):
+        raise OverrideRefused("Only curators can override references.")
+    if field not in OverrideField.values:
+        raise OverrideRefused(f"“{field}” cannot be overridden (title, year, not_a_work or link).")
+    reason = clean_reason(reason)
+    entry = Override(field=field, action=OverrideAction.SET, reason=reason, curator=curator,
+                     created_at=timezone.now())
+    if field == OverrideField.TITLE:
+        entry.value_text = clean_title(value)
+    elif field == OverrideField.YEAR:
+        entry.value_year = clean_year(value)
+    elif field == OverrideField.LINK:
+        target = value if isinstance(value, LinkTarget) else link_target(value)
+        entry.link_paper, entry.link_work = target.paper, target.work
+    with transaction.atomic():
+        reference = _locked(reference_id, expected_revision)
+        entry.reference = reference
+        current = active_overrides(reference_ids=[reference.pk]).get(reference.pk, {})
+        entry.previous_text, entry.previous_year = _previous(reference, field, current)
+        entry.save()
+        if field == OverrideField.LINK:
+            _write_curated_link(reference, entry)
+        _re_resolve_after_commit(reference.pk)
+    return entry
+
+
+def withdraw_override(*, override_id: int, reason: str, curator, expected_revision: int) -> Override:
+    """Withdraw an override in force: a new audit entry; the observed value shows again."""
+    if not can_curate(curator):
+        raise OverrideRefused("Only curators can withdraw overrides.")
+    reason = clean_reason(reason)
+    with transaction.atomic():
+        target = Override.objects.select_related("reference").filter(pk=override_id).first()
+        if target is None or target.action != OverrideAction.SET:
+            raise OverrideRefused("There is no such override to withdraw.")
+        if target.curator_id != curator.pk and not curator.has_perm("curation.withdraw_any_override"):
+            raise OverrideRefused("Curators withdraw their own overrides; ask an editor to withdraw another's.")
+        reference = _locked(target.reference_id, expected_revision)
+        if not Override.objects.in_force().filter(pk=target.pk).exists():
+            raise OverrideRefused("This override is no longer in force: it was withdrawn or replaced.")
+        entry = Override.objects.create(
+            reference=reference, field=target.field, action=OverrideAction.WITHDRAW, withdraws=target,
+            previous_text=target.value_text if target.field != OverrideField.YEAR else None,
+            previous_year=target.value_year, reason=reason, curator=curator, created_at=timezone.now())
+        _re_resolve_after_commit(reference.pk)
+    return entry
+
+
+def _locked(reference_id, expected_revision: int) -> PaperReference:
+    reference = PaperReference.objects.select_for_update().filter(pk=reference_id).first()
+    if reference is None:
+        raise OverrideRefused("There is no such reference.")
+    revision = revision_of(reference.pk)
+    if revision != expected_revision:
+        newest = Override.objects.select_related("curator").get(pk=revision)
+        raise StaleRevision(
+            f"Not saved: {newest.curator.get_username()} changed this reference at "
+            f"{newest.created_at:%Y-%m-%d %H:%M:%S} UTC ({newest}) after you opened it. "
+            "Reload the page, check their change, and try again.")
+    return reference
+
+
+def _previous(reference: PaperReference, field: str, current: dict) -> tuple[str | None, int | None]:
+    if field == OverrideField.TITLE:
+        return current.get("title", reference.title), None
+    if field == OverrideField.YEAR:
+        return None, current.get("year", reference.year)
+    if field == OverrideField.LINK:
+        newest = reference.links.order_by("-observed_at", "-id").select_related("cited_paper").first()
+        if newest and newest.cited_paper_id:
+            return f"arXiv:{newest.cited_paper.arxiv_id} ({newest.state})", None
+        return f"no link ({newest.state})" if newest else None, None
+    return None, None
+
+
+def _write_curated_link(reference: PaperReference, entry: Override) -> None:
+    from citations.resolution.service import canonical_works
+
+    work_id = entry.link_work_id
+    if work_id is None and entry.link_paper_id:
+        work_id = canonical_works(paper_ids={entry.link_paper_id}).get(entry.link_paper_id)
+    PaperReferenceLink.objects.create(
+        reference=reference, state=ResolutionState.VERIFIED_EXACT, resolver_source=CURATION_SOURCE,
+        cited_paper_id=entry.link_paper_id, cited_work_id=work_id, observed_at=entry.created_at,
+        evidence={"override": entry.pk, "reason": entry.reason}, resolver_version=CURATION_SOURCE)
+
+
+def _re_resolve_after_commit(reference_id) -> None:
+    from curation.tasks import re_resolve_references
+
+    transaction.on_commit(lambda: re_resolve_references.delay([str(reference_id)]))

@@ -124,7 +124,7 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", CELERY_BROKER_URL is None)
 CELERY_TASK_EAGER_PROPAGATES = True
 if CELERY_BROKER_URL is None:
-    CELERY_BROKER_URL = "memory://"
+    CELERY_BROKER_URL = "memory://localhost/"   # a host named, so kombu does not warn on every eager call
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND")
 CELERY_TASK_ACKS_LATE = True               # a task whose worker dies is redelivered...
 CELERY_TASK_REJECT_ON_WORKER_LOST = True   # ...instead of being acknowledged as done

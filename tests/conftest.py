@@ -31,3 +31,11 @@ def seeds(db):
 
     for path in (SEED_000, SEED_004):
         import_record(data=path.read_bytes())
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings():
+    """No persistent connections in tests: a live server's thread must not keep the test database open."""
+    from django.conf import settings
+
+    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from curation import views
+
+app_name = "curation"
+urlpatterns = [
+    path("curation/overrides/<int:pk>", views.override_entry, name="override"),
+]

@@ -1,0 +1,107 @@
+"""End to end in a real browser (Debian's Chromium, headless, through Playwright) against a live server:
+a curator fixes the seeds' 'Accessed: 2025-06' title and 1909 year, sees the record change, and withdraws."""
+import json
+import shutil
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+from citations.record_import import import_record
+from tests.conftest import SEED_000, SEED_004, require_service
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# As this machine's probe starts Chromium: no background traffic, which the closed network refuses.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    if not shutil.which("chromium"):
+        require_service("Debian's Chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop on this thread; the test's own database calls
+    # (fixtures, teardown) are ordinary synchronous ones all the same.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def demo(transactional_db):
+    for path in (SEED_000, SEED_004):
+        import_record(data=path.read_bytes())
+    user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
+    user.groups.add(Group.objects.get(name="curators"))
+
+
+def record_json(page, base):
+    page.goto(f"{base}/paper/2509.11076/citation-record.json")
+    return json.loads(page.inner_text("body"))
+
+
+def outbound(record, index):
+    return next(o for o in record["outbound"] if o["citation"]["reference_index"] == index)
+
+
+@pytest.mark.browser
+def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withdraws(browser, demo, live_server):
+    base = live_server.url
+    page = browser.new_page()
+    page.goto(f"{base}/admin/login/")
+    page.fill("#id_username", "ada")
+    page.fill("#id_password", "pw-ada-123456")
+    page.click("input[type=submit]")
+
+    # The queue of access-date titles, then reference 5 in it.
+    page.goto(f"{base}/admin/citations/paperreference/")
+    page.click("text=Curation queues")
+    page.click("text=Title is an access date")
+    expect(page.locator("#result_list tbody tr")).to_have_count(8)
+    page.click("#result_list a:text-is('5')")
+    expect(page.locator("#curation")).to_contain_text("Accessed: 2025-06")
+
+    page.select_option("#id_field", "title")
+    page.fill("#id_value", "NVIDIA Megatron-LM")
+    page.fill("#id_reason", "The reference's URL names the software")
+    page.click("#override-form input[type=submit]")
+    expect(page.locator(".messagelist")).to_contain_text("Saved: title of")
+
+    # The public record shows it, marked, with a link to the public audit entry.
+    page.goto(f"{base}/paper/2509.11076/citation-record")
+    expect(page.locator("span.curated", has_text="NVIDIA Megatron-LM")).to_have_count(1)
+    page.click("a[title='A curator corrected this title']")
+    expect(page.locator("main")).to_contain_text("The reference's URL names the software")
+    work = outbound(record_json(page, base), 5)["citation"]["cited_work"]
+    assert (work["title"], work["metadata_source"]) == ("NVIDIA Megatron-LM", "curation")
+
+    # The 1909 year of Megatron-LM (reference 54), found in its queue.
+    page.goto(f"{base}/admin/citations/paperreference/?pattern=arxiv_year")
+    page.click("#result_list a:text-is('54')")
+    page.select_option("#id_field", "year")
+    page.fill("#id_value", "2019")
+    page.fill("#id_reason", "1909 was read from arXiv:1909.08053; Megatron-LM is 2019")
+    page.click("#override-form input[type=submit]")
+    expect(page.locator(".messagelist")).to_contain_text("Saved: year of")
+    assert outbound(record_json(page, base), 54)["citation"]["cited_work"]["year"] == 2019
+
+    # The audit trail lists both.
+    page.goto(f"{base}/admin/curation/override/")
+    expect(page.locator("#changelist")).to_contain_text("2 overrides")
+
+    # Withdraw the title: the record shows the observed value again.
+    page.goto(f"{base}/admin/citations/paperreference/?pattern=access_date")
+    page.click("#result_list a:text-is('5')")
+    page.fill(".withdraw-form input[name=reason]", "Checked again: keep what the PDF says")
+    page.click(".withdraw-form input[type=submit]")
+    expect(page.locator(".messagelist")).to_contain_text("Withdrawn")
+    work = outbound(record_json(page, base), 5)["citation"]["cited_work"]
+    assert (work["title"], work["metadata_source"]) == ("Accessed: 2025-06", None)
+    page.goto(f"{base}/admin/curation/override/")
+    expect(page.locator("#changelist")).to_contain_text("3 overrides")
