@@ -28,17 +28,20 @@ class Identifier:
 _OLD = "|".join(sorted((re.escape(a) for a in OLD_ARCHIVES), key=len, reverse=True))
 # An arXiv DOI, an arxiv.org URL, or "arXiv:" / "arXiv preprint" followed by an id of either style.
 _ARXIV_DOI = re.compile(r"10\.48550/arxiv\.(?P<id>[^\s,;)\]]+)", re.I)
-_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(?P<id>[^\s,;)\]]+?)(?:\.pdf)?(?=[\s,;)\]]|$)", re.I)
+_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(?P<id>[^\s,;()\]]+?)(?:\.pdf)?(?=[\s,;()\]]|$)", re.I)
 _ARXIV_LABEL = re.compile(
-    rf"arxiv(?:\s*preprint)?\s*(?:arxiv)?\s*[:.]?\s*(?:abs/)?(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?/\d{{5,8}}(?:v\d+)?"
+    rf"(?:arxiv|corr)(?:\s*preprint)?\s*(?:arxiv)?\s*[:.,]?\s*(?:abs/)?(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?/\d{{5,8}}(?:v\d+)?"
     r"|\d{4}\s?\.\s?\d{3,6}(?:v\d+)?)",
     re.I,
 )
-# Bare ids without a label: only forms that cannot be much else.
-_ARXIV_BARE_NEW = re.compile(r"(?<![\d./])(?P<id>\d{4}\.\d{5}(?:v\d+)?)(?![\d/])")
+# Bare ids without a label: only forms that cannot be much else (four digits after the dot only
+# when the reference speaks of arXiv somewhere).
+_ARXIV_BARE_NEW = re.compile(r"(?<![\w./-])(?P<id>\d{4}\.\d{5}(?:v\d+)?)(?![\d/])")
+_ARXIV_BARE_NEW_4 = re.compile(r"(?<![\w./-])(?P<id>\d{4}\.\d{4}(?:v\d+)?)(?![\d/.])")
 _ARXIV_BARE_OLD = re.compile(rf"(?<![\w/])(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?/\d{{7}}(?:v\d+)?)(?!\d)")
-_DOI = re.compile(r"(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/\S*)", re.I)
+_DOI = re.compile(r"(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/[^\s,;\"<>\[\]]*)", re.I)
 _DOI_NO_SUFFIX = re.compile(r"(?:doi\s*[:.]?\s*|doi\.org/)(?P<doi>10\.\d{4,9}/?)(?=\s|$|[,;)])", re.I)
+_ARXIV_LABELLED = re.compile(r"\barxiv\s*:\s*(?P<id>[\w./-]*[\dX][\w./-]*)", re.I)
 _DOI_LABELLED = re.compile(r"\bdoi\s*[:.]\s*(?P<doi>[^\s,;]+)", re.I)
 _URL = re.compile(r"https?://[^\s<>\"]+|www\.[^\s<>\"]+", re.I)
 _TRAILING = ".,;:)]}>'\""
@@ -55,9 +58,12 @@ def _arxiv(text: str, match: re.Match, group: str = "id") -> Identifier:
 
 
 def _doi_value(raw: str) -> str:
-    value = raw.rstrip(_TRAILING)
-    # A closing bracket is part of some DOIs (10.1016/S0016-5107(74)73914-1): keep balanced ones.
-    while value.endswith(")") and value.count("(") < value.count(")"):
+    # A closing bracket is part of some DOIs (10.1016/S0016-5107(74)73914-1): keep balanced ones,
+    # drop the one that closes the text around the DOI.
+    value = raw
+    while value and value[-1] in _TRAILING:
+        if value[-1] == ")" and value.count("(") >= value.count(")"):
+            break
         value = value[:-1]
     return value.lower()
 
@@ -81,13 +87,10 @@ def find_identifiers(text: str) -> list[Identifier]:
         add(_arxiv(text, match))
     for match in _ARXIV_LABEL.finditer(text):
         add(_arxiv(text, match))
-    for match in _ARXIV_BARE_OLD.finditer(text):
-        add(_arxiv(text, match))
-    for match in _ARXIV_BARE_NEW.finditer(text):
+    for match in _ARXIV_LABELLED.finditer(text):
+        # "arXiv:123.472", "arXiv :0005024", "arXiv:XXX": labelled, but of no form an id can take.
         if free(match.span()):
-            candidate = _arxiv(text, match)
-            if candidate.valid:          # a bare number that is no valid id is just a number
-                add(candidate)
+            add(_arxiv(text, match))
     for match in _DOI_NO_SUFFIX.finditer(text):
         add(Identifier("doi", match.group("doi").lower(), False, match.group(0), match.span(),
                        "a DOI needs a suffix after the slash"))
@@ -101,9 +104,19 @@ def find_identifiers(text: str) -> list[Identifier]:
             add(Identifier("doi", value, True, match.group(0), match.span()))
     for match in _DOI_LABELLED.finditer(text):
         # Labelled as a DOI but not of a DOI's form (10.978.819252/12214).
-        if free(match.span()):
-            add(Identifier("doi", match.group("doi").rstrip(_TRAILING).lower(), False, match.group(0), match.span(),
-                           "not of the form 10.NNNN/suffix"))
+        value = match.group("doi").rstrip(_TRAILING).lower()
+        if free(match.span()) and not re.match(r"^10\.\d{4,9}/\S+$", value):
+            add(Identifier("doi", value, False, match.group(0), match.span(), "not of the form 10.NNNN/suffix"))
+    # Bare arXiv ids last, so the digits of a DOI or a labelled id are never read as one.
+    for match in _ARXIV_BARE_OLD.finditer(text):
+        add(_arxiv(text, match))
+    bare = [_ARXIV_BARE_NEW] + ([_ARXIV_BARE_NEW_4] if "arxiv" in text.lower() else [])
+    for pattern in bare:
+        for match in pattern.finditer(text):
+            if free(match.span()):
+                candidate = _arxiv(text, match)
+                if candidate.valid:          # a bare number that is no valid id is just a number
+                    add(candidate)
     for match in _URL.finditer(text):
         add(Identifier("url", match.group(0).rstrip(_TRAILING), True, match.group(0), match.span()))
     return sorted(found, key=lambda identifier: identifier.span)

@@ -78,6 +78,9 @@ def _find_year(masked: str) -> tuple[int | None, tuple[int, int] | None]:
     without_pages = _PAGE_RANGE.sub(lambda m: " " * len(m.group(0)), masked)
     latest = date.today().year + 1
     found = [(int(m.group(1)), m.span(1)) for m in _YEAR.finditer(without_pages) if int(m.group(1)) <= latest]
+    # "MNRAS, 443,1973": a number right after a volume and a comma is a page, not a year.
+    plausible = [(y, span) for y, span in found if not re.search(r"\d\s*,\s*$", masked[max(0, span[0] - 4):span[0]])]
+    found = plausible or found
     if not found:
         return None, None
     # A year in brackets is the author-year date; otherwise the last year is the publication year.
@@ -101,8 +104,8 @@ def _segments(text: str, identifiers: list[Identifier]) -> list[tuple[str, int]]
         boundaries.add(position + 1)
     # "Daugherty CK, Hlubocky FJ: What are ...": a colon closing an author list, in the first piece.
     first = min((b for b in boundaries if b > 0), default=len(text))
-    colon = re.search(r":(?=\s+[A-Z])", text[:first])
-    if colon and _is_strict_author_list(text[:colon.start()]):
+    colon = re.search(r":(?=\s+[A-Z0-9])", text[:first])
+    if colon and _is_strict_author_list(text[:colon.start()].rstrip(" :")):
         boundaries.add(colon.start() + 1)
     pieces, start = [], 0
     for cut in sorted(boundaries):
@@ -129,19 +132,20 @@ def _title_follows(text: str, period: int) -> bool:
     before = text[:period]
     if "," not in before and " and " not in before and not before.endswith("et al"):
         return False
-    after = re.match(r"\s+([A-Z][a-z]*)\s+([a-z][a-z-]*)\b", text[period + 1:])
+    after = re.match(r"\s+([A-Z][a-z]*(?:-[a-z]+)*|\d{1,4})\s+([a-z][a-z-]*)\b", text[period + 1:])
     return bool(after) and (len(after.group(1)) > 1 or after.group(1) in ("A", "I")) and \
         not text[period + 1:].lstrip().startswith(after.group(1) + ".")
 
 
 def _is_strict_author_list(segment: str) -> bool:
+    """Vancouver style: "Toroser D, Sohal RS" or "Brandrup F, et al"."""
     words = segment.replace(",", " ").split()
-    return len(words) >= 2 and ("," in segment or " and " in segment) and all(
+    return len(words) >= 2 and ("," in segment or " and " in segment or "et al" in segment) and all(
         _NAME_WORD.match(w) or re.fullmatch(r"[A-Z]{1,3}", w) for w in words)
 
 
 def _looks_like_authors(segment: str) -> bool:
-    words = segment.replace(",", " ").split()
+    words = segment.replace(",", " ").rstrip(" :;").split()
     if not words:
         return False
     names = sum(1 for w in words if _NAME_WORD.match(w))

@@ -50,8 +50,11 @@ def looks_like_author_list(text: str) -> bool:
     if len(words) < 2:
         return False
     names = sum(1 for w in words if _NAME.match(w))
-    separators = text.count(",") + text.count(";") + len(re.findall(r"\band\b|&", text))
-    return names / len(words) >= 0.85 and separators >= 1
+    # Names are listed with commas, or carry initials; "Knowledge Compilation and Theory
+    # Approximation" is a Title Case title, not two authors.
+    listed = text.count(",") + text.count(";") >= 1
+    initials = any(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", w) for w in words)
+    return names / len(words) >= 0.85 and (listed or initials)
 
 
 def looks_like_venue(text: str) -> bool:

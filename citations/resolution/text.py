@@ -41,11 +41,12 @@ def fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-_NON_WORD = re.compile(r"[^0-9a-z]+")
+_NON_WORD = re.compile(r"[\W_]+")
 
 
 def comparable_title(title: str) -> str:
-    """A title reduced to lower-case words separated by single spaces (punctuation and hyphens gone)."""
+    """A title reduced to lower-case words separated by single spaces (punctuation and hyphens gone).
+    Letters of every script stay: a Japanese or Cyrillic title compares with itself."""
     return _NON_WORD.sub(" ", fold(title)).strip()
 
 

@@ -96,3 +96,42 @@ def test_titles_parsed_elsewhere_are_tidied_the_same_way():
         "Neural machine translation of rare words with subword units"
     assert tidy_title("Sentinel: Efficient tensor migration on heteroge- neous memory systems") == \
         "Sentinel: Efficient tensor migration on heterogeneous memory systems"
+
+
+# Cases the evaluation on ../shared/data turned up (citations/resolution/evaluation.py).
+
+def test_a_balanced_closing_bracket_stays_part_of_the_doi():
+    assert parse_reference("A. B. A title of things. GSA 2010. doi:10.1130/2010.2465(22).").doi == "10.1130/2010.2465(22)"
+
+
+def test_digits_inside_a_doi_are_not_an_arxiv_id():
+    parsed = parse_reference("A. B. Control of things. IFAC 2005. DOI: 10.3182/20050703-6-cz-1902.02075")
+    assert parsed.arxiv_id is None
+    assert parsed.doi == "10.3182/20050703-6-cz-1902.02075"
+
+
+def test_a_doi_joined_to_an_arxiv_id_by_a_comma_is_read_as_both():
+    parsed = parse_reference("A. B., Ann. Rev. 55 (2005) doi :10.1146/annurev.nucl.55.090704.151502,arXiv :hep-ph/0503172")
+    assert parsed.doi == "10.1146/annurev.nucl.55.090704.151502"
+    assert parsed.arxiv_id == "hep-ph/0503172"
+    assert not parsed.malformed
+
+
+def test_a_vancouver_author_list_before_a_colon_is_not_the_title():
+    parsed = parse_reference("Toroser D, Sohal RS: Age-associated perturbations in glutathione synthesis in mouse "
+                             "liver. Biochem J 2007, 405:583-589.")
+    assert parsed.title == "Age-associated perturbations in glutathione synthesis in mouse liver"
+
+
+def test_an_arxiv_url_before_a_bracket():
+    assert parse_reference("A. B. Title here. https://arxiv.org/abs/1604.01641( 2016)").arxiv_id == "1604.01641"
+
+
+@pytest.mark.parametrize("text", ["arXiv:123.472", "arXiv:XXX"])
+def test_labelled_arxiv_ids_of_no_possible_form_are_malformed(text):
+    parsed = parse_reference(f"A. B. Some title of a work. {text} (2017).")
+    assert parsed.arxiv_id is None and parsed.malformed[0].kind == "arxiv"
+
+
+def test_a_page_after_a_volume_is_not_a_year():
+    assert parse_reference("A. B., C. D. Stars in the sky, 2014, MNRAS, 443,1973").year == 2014

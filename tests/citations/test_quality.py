@@ -35,3 +35,7 @@ def test_years_outside_the_possible_range():
     assert year_problems(1500) == ["year_impossible"]
     assert year_problems(3000) == ["year_impossible"]
     assert year_problems(None) == []
+
+
+def test_a_title_case_title_with_and_is_no_author_list():
+    assert title_problems("Knowledge Compilation and Theory Approximation") == []
