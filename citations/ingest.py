@@ -8,6 +8,7 @@ import gzip
 import hashlib
 import io
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -321,3 +322,69 @@ def ingest_references(lines: Iterable[bytes], *, progress: Callable[[], None] | 
 def lines_of(data: bytes) -> Iterator[bytes]:
     """Lines of in-memory input (an upload, a test)."""
     return iter(io.BytesIO(data))
+
+
+# --- external citation measurements ---------------------------------------------------------------
+
+
+def import_citation_counts(lines: Iterable[bytes]) -> IngestReport:
+    """Read source-named, dated citation counts: {"arxiv_id" | "doi", "source", "count", "observed_at"}.
+
+    Each line is one measurement of a held paper; the same measurement twice is one row, and counts
+    of different sources are kept apart (a record never adds them up).
+    """
+    from citations.models import CitationMeasurement
+    from citations.resolution.identifiers import normalise_doi
+
+    report = IngestReport()
+    for number, value in _json_lines(lines, report):
+        try:
+            paper_id = _measured_paper(value, normalise_doi)
+            source = value.get("source")
+            if not isinstance(source, str) or not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", source):
+                raise RejectedLine("source is not a short lower-case name (e.g. semantic_scholar)")
+            count = value.get("count")
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 2_000_000_000:
+                raise RejectedLine("count is not a non-negative integer")
+            try:
+                observed_at = datetime.fromisoformat(str(value.get("observed_at")))
+            except ValueError:
+                raise RejectedLine("observed_at is not an ISO 8601 time") from None
+            if observed_at.tzinfo is None:
+                raise RejectedLine("observed_at has no time zone")
+            if observed_at > timezone.now():
+                raise RejectedLine("observed_at is in the future")
+        except RejectedLine as error:
+            report.reject(number, str(error))
+            continue
+        measurement, created = CitationMeasurement.objects.get_or_create(
+            paper_id=paper_id, source=source, observed_at=observed_at, defaults={"count": count})
+        if created:
+            report.created["measurements"] += 1
+        elif measurement.count != count:
+            report.reject(number, "a different count is held for this paper, source and time")
+        else:
+            report.unchanged += 1
+    return report
+
+
+def _measured_paper(value: dict, normalise_doi) -> int:
+    if value.get("arxiv_id"):
+        try:
+            arxiv_id = parse_arxiv_id(str(value["arxiv_id"])).id
+        except InvalidArxivId:
+            raise RejectedLine("arxiv_id is not a valid arXiv id") from None
+        paper = Paper.objects.filter(arxiv_id=arxiv_id).values_list("id", flat=True).first()
+    elif value.get("doi"):
+        doi = normalise_doi(str(value["doi"]))
+        if doi is None:
+            raise RejectedLine("doi is not a DOI")
+        if doi.startswith("10.48550/arxiv."):
+            paper = Paper.objects.filter(arxiv_id=doi.removeprefix("10.48550/arxiv.")).values_list("id", flat=True).first()
+        else:
+            paper = PaperSnapshot.objects.filter(doi=doi).values_list("paper_id", flat=True).first()
+    else:
+        raise RejectedLine("neither arxiv_id nor doi")
+    if paper is None:
+        raise RejectedLine("no held paper has this id")
+    return paper

@@ -131,3 +131,66 @@ def recompute_digests(record: dict) -> list[DigestCheck]:
             checks.append(DigestCheck(f"{direction}[{index}] {observation['observation_id']}",
                                       observation["observation_digest"], observation_digest(observation)))
     return checks
+
+
+RETRACTING = ("retraction", "partial_retraction", "withdrawal", "removal")
+CONCERNING = ("expression_of_concern",)
+CORRECTING = ("correction", "erratum", "corrigendum", "addendum", "clarification")
+
+
+@dataclass(frozen=True)
+class StandingItem:
+    reference_index: int
+    observation_id: str
+    title: str | None
+    doi: str | None
+    event_type: str
+    source: str
+    notice_doi: str | None
+    occurred_on: str | None
+
+
+@dataclass(frozen=True)
+class StandingSummary:
+    retracted: list
+    concerns: list
+    corrected: list
+    reinstated: list
+    measured: int
+    unavailable: int
+
+    @property
+    def cites_retracted(self) -> bool:
+        return bool(self.retracted)
+
+
+def standing_summary(record: dict) -> StandingSummary:
+    """What a reader should see first: the cited works retracted, under concern or corrected.
+
+    A retraction followed by a later reinstatement from the same source is listed as reinstated,
+    not as retracted; every other event stays what its source calls it.
+    """
+    groups = {"retracted": [], "concerns": [], "corrected": [], "reinstated": []}
+    measured = unavailable = 0
+    for observation in record["outbound"]:
+        notice = observation["standing_notice"]
+        if notice["state"] != "measured":
+            unavailable += 1
+            continue
+        measured += 1
+        work = observation["citation"]["cited_work"]
+        events = notice["events"]
+        reinstated = {e["source"]: e["occurred_on"] or "" for e in events if e["event_type"] == "reinstatement"}
+        for event in events:
+            item = StandingItem(observation["citation"]["reference_index"], observation["observation_id"],
+                                work["title"], work["doi"], event["event_type"], event["source"],
+                                event["notice_doi"], event["occurred_on"])
+            kind = event["event_type"]
+            if kind in RETRACTING:
+                undone = event["source"] in reinstated and reinstated[event["source"]] >= (event["occurred_on"] or "")
+                groups["reinstated" if undone else "retracted"].append(item)
+            elif kind in CONCERNING:
+                groups["concerns"].append(item)
+            elif kind in CORRECTING:
+                groups["corrected"].append(item)
+    return StandingSummary(**groups, measured=measured, unavailable=unavailable)

@@ -45,3 +45,24 @@ def resolve_chunk(chunk_id: int) -> dict:
     counts = {"papers": len(chunk.payload["paper_ids"]), "references": len(ids), **summary.as_json()}
     chunk.complete(counts)
     return counts
+
+
+@shared_task(name="citations.sync_standing_source", **RETRY)
+def sync_standing_source_task(source: str, path: str) -> dict:
+    """Re-read a standing source's file (fetched there by the operator's downloader), then check works."""
+    from pathlib import Path
+
+    from citations.standing.sync import sync_standing_source
+
+    report = sync_standing_source(source=source, data=Path(path).read_bytes(), input_name=path)
+    if report.status == "succeeded":
+        check_standing.delay(sources=[source])
+    return {"sync": report.sync_id, "status": report.status, "error": report.error, "counts": dict(report.counts)}
+
+
+@shared_task(name="citations.check_standing", **RETRY)
+def check_standing(sources: list[str] | None = None) -> dict:
+    """One-hop checks of every canonical work against the newest sync of each source."""
+    from citations.standing.checks import check_works
+
+    return check_works(sources=sources)

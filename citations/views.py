@@ -14,6 +14,7 @@ from citations.presentation import (
     STATE_MEANINGS,
     observation_rows,
     recompute_digests,
+    standing_summary,
     state_count_rows,
 )
 from citations.record import CAPS, BuiltRecord, RecordUnavailable, build_record
@@ -90,6 +91,7 @@ def integrity(request, arxiv_id: str):
         "failed": [check for check in checks if not check.holds],
         "json_url": request.build_absolute_uri(served["links"]["json"]),
         "body_bytes": len(built.body),
+        "standing": standing_summary(served),
     })
 
 
@@ -101,6 +103,7 @@ def paper(request, arxiv_id: str):
         "record": built.record,
         "paper": built.record["paper"],
         "versions": versions,
+        "standing": standing_summary(built.record),
     })
 
 

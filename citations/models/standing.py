@@ -16,6 +16,7 @@ class EventType(models.TextChoices):
     ERRATUM = "erratum", "erratum"
     CORRIGENDUM = "corrigendum", "corrigendum"
     ADDENDUM = "addendum", "addendum"
+    CLARIFICATION = "clarification", "clarification"
     REINSTATEMENT = "reinstatement", "reinstatement"
 
 

@@ -1,0 +1,19 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from citations.ingest import import_citation_counts, open_lines
+from citations.management.progress import report_lines
+
+
+class Command(BaseCommand):
+    help = ('Read external citation counts, JSON lines of {"arxiv_id" or "doi", "source", "count", "observed_at"}. '
+            "Each is a dated, source-named measurement; counts from different sources are never summed.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", metavar="FILE")
+
+    def handle(self, *args, file, **options):
+        try:
+            lines, _, _ = open_lines(file)
+        except OSError as error:
+            raise CommandError(f"{file}: cannot read: {error.strerror}") from None
+        report_lines(self, import_citation_counts(lines), noun="lines")

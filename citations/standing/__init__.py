@@ -1,0 +1,1 @@
+"""Standing notices: reading sources (Retraction Watch, Crossref), syncing them, one-hop checks."""
