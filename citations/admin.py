@@ -8,7 +8,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
-from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, Subquery, When
+from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, When
 from django.db.models.functions import Cast, Substr
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -17,7 +17,8 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from citations.models import CitedWork, Job, Paper, PaperReference, PaperReferenceLink, PaperSnapshot
+from citations.models import CitedWork, Job, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, StandingSourceSync
+from citations.models.resolution import with_current_resolution
 from citations.presentation import STATE_LABELS
 from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
@@ -45,11 +46,6 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-def _newest_link(field: str) -> Subquery:
-    return Subquery(PaperReferenceLink.objects.filter(reference_id=OuterRef("pk"))
-                    .order_by("-observed_at", "-id").values(field)[:1])
 
 
 class StateFilter(admin.SimpleListFilter):
@@ -123,10 +119,8 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
     def get_queryset(self, request):
         in_force = Override.objects.in_force().filter(reference_id=OuterRef("pk"))
         return (
-            super().get_queryset(request)
-            .select_related("extraction__paper_version__paper")
-            .annotate(current_state=_newest_link("state"), current_resolver=_newest_link("resolver_source"),
-                      curated=Exists(in_force),
+            with_current_resolution(super().get_queryset(request).select_related("extraction__paper_version__paper"))
+            .annotate(curated=Exists(in_force),
                       # 1909 for 1909.08053; old-style ids have no such prefix.
                       arxiv_prefix_year=Case(When(arxiv_id__regex=r"^[0-9]{4}\.",
                                                   then=Cast(Substr("arxiv_id", 1, 4), IntegerField())),
@@ -362,3 +356,17 @@ class JobAdmin(ReadOnlyAdmin):
     @admin.display(description="progress")
     def progress_shown(self, obj):
         return f"{obj.done_chunks}/{obj.total_chunks} ({obj.progress:.0%})"
+
+
+@admin.register(StandingSourceSync)
+class StandingSourceSyncAdmin(ReadOnlyAdmin):
+    """Runs of the standing sources: a failed one changed nothing, and says why here."""
+
+    list_display = ("id", "source", "status", "started_at", "observed_at", "input_name", "error_short")
+    list_filter = ("source", "status")
+    readonly_fields = ("source", "status", "started_at", "finished_at", "observed_at", "origin", "input_name",
+                       "counts", "error")
+
+    @admin.display(description="error")
+    def error_short(self, obj):
+        return obj.error[:120]

@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class CitationsConfig(AppConfig):
     name = "citations"
     verbose_name = "Citations"
+
+    def ready(self):
+        from citations import job_records  # noqa: F401 - connects the Celery signals

@@ -31,6 +31,7 @@ from citations.models import (
     ResolutionState,
 )
 from citations.models.references import ExtractionOrigin
+from citations.record_cache import records_changed, records_of_papers_changed
 from citations.resolution.index import index_paper_titles
 from citations.resolution.parser import PARSER_NAME, parse_reference
 
@@ -202,6 +203,8 @@ def _write_metadata(batch: list[tuple[int, _Metadata]], observed_at: datetime, r
         PaperSnapshot.objects.bulk_create(snapshots)
         PaperVersion.objects.bulk_create(versions, ignore_conflicts=True)
         report.created["paper_snapshots"] += len(snapshots)
+        if snapshots:
+            records_changed()       # a paper's metadata shows in every record that names it
         index_paper_titles(paper_ids=[s.paper_id for s in snapshots])
 
 
@@ -290,6 +293,7 @@ def ingest_reference_list(item: ReferenceList, *, observed_at: datetime | None =
                                evidence={"stage": "ingested, not yet resolved"}, resolver_version="")
             for r in references
         ])
+        records_changed(arxiv_ids=[item.arxiv_id])
         return "created", [r.pk for r in references]
 
 
@@ -361,6 +365,7 @@ def import_citation_counts(lines: Iterable[bytes]) -> IngestReport:
             paper_id=paper_id, source=source, observed_at=observed_at, defaults={"count": count})
         if created:
             report.created["measurements"] += 1
+            records_of_papers_changed(paper_ids=[paper_id])
         elif measurement.count != count:
             report.reject(number, "a different count is held for this paper, source and time")
         else:

@@ -37,6 +37,7 @@ from citations.models import (
     SyncStatus,
 )
 from citations.models.references import ExtractionOrigin
+from citations.record_cache import records_changed
 from citations.resolution.index import index_paper_titles
 from citations.record import CAPS, REFUSAL, SCHEMA, RecordUnavailable, build_record
 from citations.timestamps import parse_offset, parse_z
@@ -80,6 +81,8 @@ def import_record(*, data: bytes) -> ImportSummary:
         with transaction.atomic():
             summary = _Decomposer(record).run()
             _verify_reproduced(record, summary)
+            if summary.changed:
+                records_changed()       # its papers' snapshots show in other records too
     except RecordUnavailable as error:
         raise RecordRefused(str(error)) from None
     except DatabaseError as error:

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
+from citations.api.errors import api_error_response
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.models import Paper, PaperVersion
 from citations.presentation import (
@@ -18,6 +19,7 @@ from citations.presentation import (
     state_count_rows,
 )
 from citations.record import CAPS, BuiltRecord, RecordUnavailable, build_record
+from citations.record_cache import CachedRecord, cached_record
 from citations.record_import import record_schema
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
@@ -32,7 +34,7 @@ def _built(arxiv_id: str) -> BuiltRecord:
         raise Http404(str(error)) from None
 
 
-def record_etag(built: BuiltRecord) -> str:
+def record_etag(built: BuiltRecord | CachedRecord) -> str:
     # Weak: the body also carries as_of, which moves every minute while the facts (and so
     # the context digest) stay the same. Weak comparison is what If-None-Match uses.
     return f'W/"{built.context_digest}"'
@@ -45,9 +47,18 @@ def _etag_matches(header: str, etag: str) -> bool:
     return any(tag.strip().removeprefix("W/") == opaque for tag in header.split(","))
 
 
-@require_safe
-def record_json(request, arxiv_id: str):
-    built = _built(arxiv_id)
+def cached_or_404(arxiv_id: str) -> CachedRecord:
+    if not is_canonical_arxiv_id(arxiv_id):
+        raise Http404(f"{arxiv_id!r} is not an arXiv identifier")
+    try:
+        return cached_record(arxiv_id=arxiv_id)
+    except RecordUnavailable as error:
+        raise Http404(str(error)) from None
+
+
+def record_json_response(request, arxiv_id: str) -> HttpResponse:
+    """The canonical bytes with their ETag, or 304; shared by the page and the API."""
+    built = cached_or_404(arxiv_id)
     etag = record_etag(built)
     if _etag_matches(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponseNotModified()
@@ -59,6 +70,11 @@ def record_json(request, arxiv_id: str):
     # record costs the client only a 304.
     patch_cache_control(response, public=True, no_cache=True)
     return response
+
+
+@require_safe
+def record_json(request, arxiv_id: str):
+    return record_json_response(request, arxiv_id)
 
 
 @require_safe
@@ -139,8 +155,13 @@ def favicon(request):
 
 def not_found(request, exception=None):
     reason = str(exception) if isinstance(exception, Http404) and exception.args else None
+    if request.path.startswith("/api/"):
+        return api_error_response(404, "not_found", reason or "there is nothing at this address")
     return render(request, "404.html", {"reason": reason}, status=404)
 
 
 def server_error(request):
+    # Never the error itself: it is logged, and the reader gets a page that leaks nothing.
+    if request.path.startswith("/api/"):
+        return api_error_response(500, "server_error", "something went wrong on our side; it was logged")
     return render(request, "500.html", status=500)

@@ -138,6 +138,7 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
         entry.save()
         if field == OverrideField.LINK:
             _write_curated_link(reference, entry)
+        _records_changed(reference, entry)
         _re_resolve_after_commit(reference.pk)
     return entry
 
@@ -160,6 +161,7 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
             reference=reference, field=target.field, action=OverrideAction.WITHDRAW, withdraws=target,
             previous_text=target.value_text if target.field != OverrideField.YEAR else None,
             previous_year=target.value_year, reason=reason, curator=curator, created_at=timezone.now())
+        _records_changed(reference, target)
         _re_resolve_after_commit(reference.pk)
     return entry
 
@@ -201,6 +203,14 @@ def _write_curated_link(reference: PaperReference, entry: Override) -> None:
         reference=reference, state=ResolutionState.VERIFIED_EXACT, resolver_source=CURATION_SOURCE,
         cited_paper_id=entry.link_paper_id, cited_work_id=work_id, observed_at=entry.created_at,
         evidence={"override": entry.pk, "reason": entry.reason}, resolver_version=CURATION_SOURCE)
+
+
+def _records_changed(reference: PaperReference, entry: Override) -> None:
+    from citations.record_cache import records_of_papers_changed
+
+    citing = PaperReference.objects.filter(pk=reference.pk).values_list("extraction__paper_version__paper_id",
+                                                                        flat=True).first()
+    records_of_papers_changed(paper_ids=[citing, entry.link_paper_id])
 
 
 def _re_resolve_after_commit(reference_id) -> None:

@@ -8,6 +8,7 @@ and CELERY_BROKER_URL (Redis) gives the production shape.
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from pith.env import env_bool, env_float, env_int, env_list, env_str
@@ -29,14 +30,17 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "citations",
     "curation",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "pith.middleware.RefuseLargeBodies",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -118,6 +122,54 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 
 
 LOGIN_URL = "admin:login"
 
+# --- cache --------------------------------------------------------------------------------------------
+# Record bodies and API throttle counters. With REDIS_CACHE_URL every web process and worker shares
+# one cache (the production shape, so an override invalidates records everywhere at once); without
+# it, each process keeps its own.
+REDIS_CACHE_URL = env_str("REDIS_CACHE_URL")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_CACHE_URL}
+        if REDIS_CACHE_URL else
+        {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pith",
+         "OPTIONS": {"MAX_ENTRIES": env_int("LOCAL_CACHE_ENTRIES", 5000)}}
+    )
+}
+RECORD_CACHE_SECONDS = env_int("RECORD_CACHE_SECONDS", 3600)
+
+# --- REST API -----------------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend",
+                                "rest_framework.filters.OrderingFilter"],
+    "DEFAULT_PAGINATION_CLASS": "citations.api.pagination.CursorPage",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle",
+                                 "rest_framework.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"anon": env_str("API_ANON_RATE", "120/minute"),
+                               "user": env_str("API_USER_RATE", "1200/minute")},
+    "EXCEPTION_HANDLER": "citations.api.errors.json_errors",
+    "NON_FIELD_ERRORS_KEY": "record",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Pith API",
+    "DESCRIPTION": "Paper citation records of arXiv papers, their observations, works, standing events and "
+                   "curation, version 1. The record endpoint serves the canonical pith.paper-citation-record.v1 "
+                   "bytes, the same as /paper/<id>/citation-record.json.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
 # --- Celery -------------------------------------------------------------------
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
 # With no broker configured, tasks run in the calling process: the embedded default.
@@ -137,6 +189,19 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
     "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
+}
+
+# Celery beat re-reads the standing sources daily, from files the operator's downloader keeps
+# current (this service itself fetches nothing): set their paths to schedule them.
+CELERY_BEAT_SCHEDULE = {
+    f"sync-{source}": {
+        "task": "citations.sync_standing_source",
+        "schedule": crontab(hour=env_int("STANDING_SYNC_HOUR", 6), minute=30 if source == "crossref" else 0),
+        "args": (source, path),
+    }
+    for source, path in (("retraction_watch", env_str("STANDING_RETRACTION_WATCH_FILE")),
+                         ("crossref", env_str("STANDING_CROSSREF_FILE")))
+    if path
 }
 
 # Seconds resolution workers wait between batches of 200 references: 0 runs flat out.

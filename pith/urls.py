@@ -3,6 +3,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("", include("citations.api.urls")),
     path("", include("curation.urls")),
     path("", include("citations.urls")),
 ]

@@ -39,3 +39,13 @@ def django_db_modify_db_settings():
     from django.conf import settings
 
     settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Each test starts with an empty cache: cached record bodies belong to another test's database."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -24,6 +24,8 @@ class Job(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
+    celery_task_id = models.CharField(max_length=64, null=True, blank=True, unique=True,
+                                      help_text="The Celery task this job is, for single-task jobs.")
 
     class Meta:
         db_table = "jobs"

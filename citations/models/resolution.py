@@ -116,3 +116,19 @@ class TitleKey(models.Model):
             # DatabaseStore.by_title_keys(): candidates sharing a key.
             models.Index(fields=["key"], name="title_key_lookup"),
         ]
+
+
+def with_current_resolution(references: models.QuerySet) -> models.QuerySet:
+    """References annotated with their newest resolution (state, resolver, time, cited paper, work).
+
+    The observation lists of the admin queues and the API use it; each annotation is a correlated
+    subquery answered by the link_newest_per_reference index, so a page costs one statement.
+    """
+    newest = PaperReferenceLink.objects.filter(reference_id=OuterRef("pk")).order_by("-observed_at", "-id")
+    return references.annotate(
+        current_state=Subquery(newest.values("state")[:1]),
+        current_resolver=Subquery(newest.values("resolver_source")[:1]),
+        resolved_at=Subquery(newest.values("observed_at")[:1]),
+        cited_paper_arxiv=Subquery(newest.values("cited_paper__arxiv_id")[:1]),
+        cited_work=Subquery(newest.values("cited_work_id")[:1]),
+    )

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from citations.arxiv_ids import arxiv_doi
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, ReferenceExtraction
+from citations.record_cache import records_of_papers_changed
 from citations.resolution.parser import tidy_title
 from citations.resolution.matching import RESOLVER_VERSION, ReferenceFields, Resolution, resolve
 from citations.resolution.store import DatabaseStore
@@ -92,7 +93,8 @@ def _resolve_batch(reference_ids: list) -> ResolutionSummary:
 
     summary = ResolutionSummary()
     with transaction.atomic():
-        references = list(PaperReference.objects.select_for_update().filter(id__in=reference_ids).order_by("id"))
+        references = list(PaperReference.objects.select_for_update(of=("self",))
+                          .select_related("extraction__paper_version").filter(id__in=reference_ids).order_by("id"))
         if not references:
             return summary
         overrides = active_overrides(reference_ids=[r.pk for r in references])
@@ -124,6 +126,12 @@ def _resolve_batch(reference_ids: list) -> ResolutionSummary:
             new_links.append(_link(pk, result, work_id, now))
         PaperReferenceLink.objects.bulk_create(new_links)
         summary.written += len(new_links)
+        if new_links:
+            changed = {link.reference_id for link in new_links}
+            touched = {newest[pk]["cited_paper_id"] for pk in changed if pk in newest}
+            touched |= {results[pk].paper_id for pk in changed}
+            touched |= {ref.extraction.paper_version.paper_id for ref in references if ref.pk in changed}
+            records_of_papers_changed(paper_ids=touched)
     return summary
 
 

@@ -10,6 +10,7 @@ from collections import defaultdict
 from django.db import transaction
 
 from citations.arxiv_ids import arxiv_doi
+from citations.record_cache import records_changed
 from citations.models import CitedWork, ReceiptEvent, RetractionStatusReceipt, ScholarlyWorkEvent, StandingSourceSync
 from citations.models import SyncStatus
 
@@ -75,4 +76,5 @@ def _check_batch(source: str, sync: StandingSourceSync, rows) -> int:
             ReceiptEvent(receipt_id=ids[work_id], event_id=event_id)
             for work_id, dois in pending for doi in sorted(dois) for event_id in by_doi.get(doi, ())
         ], ignore_conflicts=True)
+        records_changed()
     return len(receipts)

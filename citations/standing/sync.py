@@ -11,6 +11,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from citations.record_cache import records_changed
 from citations.models import ScholarlyWorkEvent, StandingSourceSync, SyncStatus
 from citations.standing import crossref, retraction_watch
 from citations.standing.events import RejectedRow, SourceEvent
@@ -62,6 +63,7 @@ def sync_standing_source(*, source: str, data: bytes, input_name: str = "") -> S
             StandingSourceSync.objects.filter(pk=run.pk).update(
                 status=SyncStatus.SUCCEEDED, finished_at=finished, observed_at=finished,
                 counts={**report.counts, "rejected": sum(report.rejected.values())})
+            records_changed()          # every record names the sources' times
         report.status, report.observed_at = SyncStatus.SUCCEEDED, finished
     except Exception as error:  # noqa: BLE001 - whatever failed, the run must end recorded as failed
         report.status, report.error = SyncStatus.FAILED, f"{type(error).__name__}: {error}"[:2000]

@@ -1,0 +1,37 @@
+"""Errors as JSON with one stable shape: {"error": {"status", "code", "message", "fields"?}}."""
+from django.http import JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.views import exception_handler
+
+
+def error_body(status_code: int, code: str, message: str, fields=None) -> dict:
+    error = {"status": status_code, "code": code, "message": message}
+    if fields:
+        error["fields"] = fields
+    return {"error": error}
+
+
+def json_errors(exc, context):
+    response = exception_handler(exc, context)
+    if response is None:
+        return None       # not an API error: Django's handlers (and our 500 page) take it
+    code = getattr(exc, "default_code", "error")
+    if isinstance(exc, exceptions.ValidationError):
+        fields = response.data if isinstance(response.data, dict) else {"record": response.data}
+        message = "; ".join(f"{k}: {' '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in fields.items())
+        response.data = error_body(response.status_code, "invalid", message or "invalid input", fields)
+    else:
+        detail = response.data.get("detail", str(exc)) if isinstance(response.data, dict) else str(exc)
+        response.data = error_body(response.status_code, getattr(detail, "code", code), str(detail))
+    return response
+
+
+def api_error_response(status_code: int, code: str, message: str) -> JsonResponse:
+    """The same shape outside DRF (404 and 500 handlers for /api/ paths)."""
+    return JsonResponse(error_body(status_code, code, message), status=status_code)
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+    default_detail = "The resource changed since you read it."

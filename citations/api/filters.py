@@ -1,0 +1,59 @@
+"""django-filter sets of API v1. Every value is bound as a query parameter: nothing reaches SQL as text."""
+import django_filters as filters
+
+from citations.models import CitedWork, PaperReference, ResolutionState, ScholarlyWorkEvent
+from curation.models import Override, OverrideAction, OverrideField
+
+
+class ObservationFilter(filters.FilterSet):
+    citing_paper = filters.CharFilter(field_name="extraction__paper_version__paper__arxiv_id",
+                                      help_text="arXiv id of the citing paper.")
+    cited_paper = filters.CharFilter(field_name="cited_paper_arxiv", help_text="arXiv id of the held paper the "
+                                                                               "newest resolution names.")
+    state = filters.ChoiceFilter(field_name="current_state", choices=ResolutionState.choices)
+    year = filters.NumberFilter(field_name="year")
+    year_min = filters.NumberFilter(field_name="year", lookup_expr="gte")
+    year_max = filters.NumberFilter(field_name="year", lookup_expr="lte")
+    source = filters.CharFilter(field_name="extraction__source")
+    has_override = filters.BooleanFilter(field_name="curated")
+
+    class Meta:
+        model = PaperReference
+        fields = ["citing_paper", "cited_paper", "state", "year", "year_min", "year_max", "source", "has_override"]
+
+
+class CitedWorkFilter(filters.FilterSet):
+    doi = filters.CharFilter(field_name="doi", method="filter_doi")
+    arxiv_id = filters.CharFilter(field_name="arxiv_id")
+    metadata_source = filters.CharFilter(field_name="metadata_source")
+
+    class Meta:
+        model = CitedWork
+        fields = ["doi", "arxiv_id", "metadata_source"]
+
+    def filter_doi(self, queryset, name, value):
+        return queryset.filter(doi=value.strip().lower())
+
+
+class StandingEventFilter(filters.FilterSet):
+    subject_doi = filters.CharFilter(method="filter_lower")
+    notice_doi = filters.CharFilter(method="filter_lower")
+    event_type = filters.CharFilter(field_name="event_type")
+    source = filters.CharFilter(field_name="source")
+
+    class Meta:
+        model = ScholarlyWorkEvent
+        fields = ["subject_doi", "notice_doi", "event_type", "source"]
+
+    def filter_lower(self, queryset, name, value):
+        return queryset.filter(**{name: value.strip().lower()})
+
+
+class OverrideFilter(filters.FilterSet):
+    reference = filters.UUIDFilter(field_name="reference_id")
+    field = filters.ChoiceFilter(choices=OverrideField.choices)
+    action = filters.ChoiceFilter(choices=OverrideAction.choices)
+
+    class Meta:
+        model = Override
+        fields = ["reference", "field", "action"]

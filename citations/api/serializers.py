@@ -1,0 +1,167 @@
+"""Serializers of API v1: they shape and validate; the services (ingest, curation) decide."""
+from rest_framework import serializers
+
+from citations.models import CitedWork, Job, Paper, PaperReference, ScholarlyWorkEvent
+from citations.record import record_links
+from curation.models import Override, OverrideField
+
+
+class PaperSerializer(serializers.ModelSerializer):
+    title = serializers.CharField(allow_null=True, read_only=True)
+    submitted_at = serializers.DateTimeField(allow_null=True, read_only=True)
+    last_updated = serializers.DateTimeField(allow_null=True, read_only=True)
+    latest_version = serializers.IntegerField(allow_null=True, read_only=True)
+    primary_category = serializers.CharField(allow_null=True, read_only=True)
+    doi = serializers.CharField(allow_null=True, read_only=True)
+    snapshot_observed_at = serializers.DateTimeField(allow_null=True, read_only=True)
+    links = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Paper
+        fields = ("arxiv_id", "title", "submitted_at", "last_updated", "latest_version", "primary_category", "doi",
+                  "snapshot_observed_at", "links")
+
+    def get_links(self, paper) -> dict[str, str]:
+        return {**record_links(paper.arxiv_id), "api_record": f"/api/v1/papers/{paper.arxiv_id}/citation-record"}
+
+
+class StandingItemSerializer(serializers.Serializer):
+    reference_index = serializers.IntegerField()
+    observation_id = serializers.UUIDField()
+    title = serializers.CharField(allow_null=True)
+    doi = serializers.CharField(allow_null=True)
+    event_type = serializers.CharField()
+    source = serializers.CharField()
+    notice_doi = serializers.CharField(allow_null=True)
+    occurred_on = serializers.CharField(allow_null=True)
+
+
+class PaperDetailSerializer(PaperSerializer):
+    thesis = serializers.CharField(read_only=True)
+    state_counts = serializers.DictField(child=serializers.IntegerField(), read_only=True)
+    total_outbound_references = serializers.IntegerField(read_only=True)
+    total_inbound = serializers.IntegerField(read_only=True)
+    cites_retracted_work = serializers.BooleanField(read_only=True)
+    retracted_cited_works = StandingItemSerializer(many=True, read_only=True)
+    external_citation_measurements = serializers.ListField(child=serializers.DictField(), read_only=True)
+
+    class Meta(PaperSerializer.Meta):
+        fields = PaperSerializer.Meta.fields + (
+            "thesis", "state_counts", "total_outbound_references", "total_inbound", "cites_retracted_work",
+            "retracted_cited_works", "external_citation_measurements")
+
+
+class ResolutionSerializer(serializers.Serializer):
+    state = serializers.CharField(source="current_state")
+    resolver_source = serializers.CharField(source="current_resolver", allow_null=True)
+    observed_at = serializers.DateTimeField(source="resolved_at")
+    cited_paper = serializers.CharField(source="cited_paper_arxiv", allow_null=True)
+    cited_work_id = serializers.UUIDField(source="cited_work", allow_null=True)
+
+
+class ObservationSerializer(serializers.ModelSerializer):
+    observation_id = serializers.UUIDField(source="id")
+    citing_paper = serializers.CharField(source="extraction.paper_version.paper.arxiv_id")
+    citing_version = serializers.IntegerField(source="extraction.paper_version.version")
+    source = serializers.CharField(source="extraction.source")
+    resolution = serializers.SerializerMethodField()
+    has_override = serializers.BooleanField(source="curated")
+
+    class Meta:
+        model = PaperReference
+        fields = ("observation_id", "citing_paper", "citing_version", "reference_index", "source", "raw_text",
+                  "title", "year", "authors", "venue", "arxiv_id", "doi", "identifiers", "parser", "observed_at",
+                  "resolution", "has_override")
+
+    def get_resolution(self, reference) -> ResolutionSerializer:
+        return ResolutionSerializer(reference).data
+
+
+class CitedWorkSerializer(serializers.ModelSerializer):
+    work_id = serializers.UUIDField(source="id")
+    pith_arxiv_id = serializers.CharField(source="paper.arxiv_id", allow_null=True, default=None)
+
+    class Meta:
+        model = CitedWork
+        fields = ("work_id", "doi", "arxiv_id", "title", "year", "venue", "metadata_source", "snapshot_observed_at",
+                  "pith_arxiv_id")
+
+
+class StandingEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ScholarlyWorkEvent
+        fields = ("id", "source", "source_record_id", "event_type", "subject_doi", "notice_doi", "occurred_on",
+                  "reason", "observed_at")
+
+
+class OverrideSerializer(serializers.ModelSerializer):
+    """An audit entry's public fields; the curator's name only for staff."""
+
+    reference = serializers.UUIDField(source="reference_id")
+    value = serializers.SerializerMethodField()
+    previous = serializers.SerializerMethodField()
+    withdraws = serializers.IntegerField(source="withdraws_id", allow_null=True)
+    curator = serializers.SerializerMethodField()
+    url = serializers.CharField(source="get_absolute_url")
+
+    class Meta:
+        model = Override
+        fields = ("id", "reference", "field", "action", "value", "previous", "reason", "created_at", "withdraws",
+                  "curator", "url")
+
+    def get_value(self, entry) -> str | None:
+        return entry.shown_value if entry.action == "set" else None
+
+    def get_previous(self, entry) -> str | None:
+        return entry.shown_previous
+
+    def get_curator(self, entry) -> str | None:
+        request = self.context.get("request")
+        return entry.curator.get_username() if request and request.user.is_staff else None
+
+
+class OverrideCreateSerializer(serializers.Serializer):
+    reference = serializers.UUIDField(help_text="The observation id of the reference.")
+    field = serializers.ChoiceField(choices=OverrideField.values)
+    value = serializers.CharField(required=False, allow_blank=True, max_length=1000,
+                                  help_text="New title, year, or link (arXiv id or work id); omit for not_a_work.")
+    reason = serializers.CharField(max_length=2000)
+    revision = serializers.IntegerField(min_value=0, help_text="The reference's revision as you read it "
+                                                               "(GET /api/v1/observations/{id}/revision).")
+
+
+class WithdrawSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+    revision = serializers.IntegerField(min_value=0)
+
+
+class ReferenceInputSerializer(serializers.Serializer):
+    index = serializers.IntegerField(min_value=0, max_value=2_147_483_647)
+    raw = serializers.CharField(max_length=10_000, trim_whitespace=False)
+
+
+class ReferenceListSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1, max_value=1000)
+    source = serializers.ChoiceField(choices=["pdf_text", "latex", "grobid", "crossref"], default="pdf_text")
+    references = ReferenceInputSerializer(many=True, allow_empty=False, max_length=5000)
+
+
+class IngestResultSerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=["created", "unchanged"])
+    references = serializers.IntegerField()
+    observation_ids = serializers.ListField(child=serializers.UUIDField())
+
+
+class JobSerializer(serializers.ModelSerializer):
+    progress = serializers.FloatField(read_only=True)
+
+    class Meta:
+        model = Job
+        fields = ("id", "kind", "arguments", "state", "total_chunks", "done_chunks", "progress", "counts",
+                  "created_at", "started_at", "finished_at", "error")
+
+
+class HealthSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok", "degraded"])
+    database = serializers.CharField()
+    broker = serializers.CharField()

@@ -1,0 +1,272 @@
+"""API v1 views: thin. Querysets state their joins; writes go through the services."""
+from django.conf import settings
+from django.db import connection
+from django.db.models import Exists, OuterRef, Q, Subquery
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action, api_view, permission_classes, throttle_classes
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.response import Response
+
+from citations.api import serializers as s
+from citations.api.errors import Conflict
+from citations.api.filters import CitedWorkFilter, ObservationFilter, OverrideFilter, StandingEventFilter
+from citations.arxiv_ids import is_canonical_arxiv_id
+from citations.ingest import ReferenceList, RejectedLine, ingest_reference_list
+from citations.jobs import enqueue_job, plan_resolution, runs_eagerly
+from citations.models import CitedWork, Job, Paper, PaperReference, PaperSnapshot, ScholarlyWorkEvent
+from citations.models.resolution import with_current_resolution
+from citations.presentation import standing_summary
+from citations.record import RecordUnavailable, build_record
+from curation.models import Override
+from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
+
+ARXIV_LOOKUP = r"[A-Za-z0-9.\-]+(?:/[0-9A-Za-z.]+)?"
+
+
+class HasPerm(permissions.BasePermission):
+    """Writes need the named model permission (tokens carry their user's groups)."""
+
+    perm = ""
+
+    def has_permission(self, request, view):
+        return bool(request.user and request.user.is_authenticated and request.user.has_perm(self.perm))
+
+
+class CanIngest(HasPerm):
+    perm = "citations.add_paperreference"
+
+
+class CanStartJobs(HasPerm):
+    perm = "citations.add_job"
+
+
+class IsCurator(HasPerm):
+    perm = "curation.add_override"
+
+
+def _newest_snapshot(field: str) -> Subquery:
+    return Subquery(PaperSnapshot.objects.filter(paper_id=OuterRef("pk")).order_by("-observed_at").values(field)[:1])
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Papers held", parameters=[
+        OpenApiParameter("search", str, description="Words of the title, or an arXiv id.")]),
+    retrieve=extend_schema(summary="A paper, with the summary of its citation record"),
+)
+class PaperViewSet(viewsets.ReadOnlyModelViewSet):
+    lookup_field = "arxiv_id"
+    lookup_value_regex = ARXIV_LOOKUP
+    serializer_class = s.PaperSerializer
+    ordering_fields = ["arxiv_id"]
+    ordering = ["arxiv_id"]
+
+    def get_queryset(self):
+        papers = Paper.objects.annotate(**{name: _newest_snapshot(source) for name, source in (
+            ("title", "title"), ("submitted_at", "submitted_at"), ("last_updated", "last_updated"),
+            ("latest_version", "latest_version"), ("primary_category", "primary_category"), ("doi", "doi"),
+            ("snapshot_observed_at", "observed_at"))})
+        search = self.request.query_params.get("search", "").strip()[:200]
+        if search:
+            if is_canonical_arxiv_id(search):
+                papers = papers.filter(arxiv_id=search)
+            else:
+                papers = papers.filter(Exists(PaperSnapshot.objects.filter(paper_id=OuterRef("pk"),
+                                                                           title__icontains=search)))
+        return papers
+
+    def get_serializer_class(self):
+        return s.PaperDetailSerializer if self.action == "retrieve" else s.PaperSerializer
+
+    def retrieve(self, request, *args, **kwargs):
+        paper = self.get_object()
+        try:
+            record = build_record(arxiv_id=paper.arxiv_id).record
+        except RecordUnavailable as error:
+            raise NotFound(str(error)) from None
+        summary = standing_summary(record)
+        paper.thesis = record["thesis"]
+        paper.state_counts = record["reference_resolution"]["state_counts"]
+        paper.total_outbound_references = record["reference_resolution"]["total_outbound_references"]
+        paper.total_inbound = record["coverage"][2]["denominator"]
+        paper.cites_retracted_work = summary.cites_retracted
+        paper.retracted_cited_works = summary.retracted
+        paper.external_citation_measurements = record["external_citation_measurements"]
+        return Response(self.get_serializer(paper).data)
+
+    @extend_schema(summary="The paper's citation record: the canonical pith.paper-citation-record.v1 bytes",
+                   responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="The record (see /evidence)."),
+                              304: OpenApiResponse(description="Not modified (If-None-Match)."),
+                              404: OpenApiResponse(description="Not held.")})
+    @action(detail=True, url_path="citation-record", methods=["get"], pagination_class=None, filter_backends=[])
+    def citation_record(self, request, arxiv_id=None):
+        from citations.views import record_json_response
+
+        return record_json_response(request._request, arxiv_id)
+
+    @extend_schema(summary="Ingest a reference list for one version of the paper", request=s.ReferenceListSerializer,
+                   responses={201: s.IngestResultSerializer, 200: s.IngestResultSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[CanIngest], filter_backends=[], pagination_class=None)
+    def references(self, request, arxiv_id=None):
+        body = s.ReferenceListSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        if not is_canonical_arxiv_id(arxiv_id) or not Paper.objects.filter(arxiv_id=arxiv_id).exists():
+            raise NotFound(f"arXiv:{arxiv_id} is not held: import its arXiv metadata first")
+        if any(not r["raw"].strip() for r in data["references"]):
+            raise ValidationError({"references": ["a reference's raw text is empty"]})
+        try:
+            outcome, ids = ingest_reference_list(ReferenceList(
+                arxiv_id, data["version"], data["source"], tuple((r["index"], r["raw"]) for r in data["references"])))
+        except RejectedLine as error:
+            raise ValidationError({"references": [str(error)]}) from None
+        result = {"outcome": outcome, "references": len(ids), "observation_ids": ids}
+        return Response(s.IngestResultSerializer(result).data,
+                        status=status.HTTP_201_CREATED if outcome == "created" else status.HTTP_200_OK)
+
+    @extend_schema(summary="Start resolving the paper's references", request=None,
+                   responses={202: s.JobSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[CanStartJobs], filter_backends=[],
+            pagination_class=None)
+    def resolve(self, request, arxiv_id=None):
+        paper = self.get_object()
+        job = plan_resolution(arxiv_ids=[paper.arxiv_id])
+        if runs_eagerly():
+            from citations.tasks import resolve_chunk
+
+            for chunk_id in job.chunks.values_list("id", flat=True):
+                resolve_chunk.apply(args=[chunk_id], throw=True)
+        else:
+            enqueue_job(job)
+        job.refresh_from_db()
+        return Response(s.JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema_view(list=extend_schema(summary="Reference observations, with their newest resolution"),
+                    retrieve=extend_schema(summary="One reference observation"))
+class ObservationViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.ObservationSerializer
+    filterset_class = ObservationFilter
+    ordering_fields = ["observed_at", "reference_index", "year"]
+    ordering = ["observed_at", "id"]
+
+    def get_queryset(self):
+        in_force = Override.objects.in_force().filter(reference_id=OuterRef("pk"))
+        return with_current_resolution(
+            PaperReference.objects.select_related("extraction__paper_version__paper")
+        ).annotate(curated=Exists(in_force))
+
+    @extend_schema(summary="The reference's curation revision (send it back with an override)",
+                   responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def revision(self, request, pk=None):
+        reference = self.get_object()
+        return Response({"observation_id": str(reference.pk), "revision": revision_of(reference.pk)})
+
+
+@extend_schema_view(list=extend_schema(summary="Canonical cited works"), retrieve=extend_schema(summary="A work"))
+class CitedWorkViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = CitedWork.objects.select_related("paper")
+    serializer_class = s.CitedWorkSerializer
+    filterset_class = CitedWorkFilter
+    ordering_fields = ["snapshot_observed_at", "year"]
+    ordering = ["snapshot_observed_at", "id"]
+
+
+@extend_schema_view(list=extend_schema(summary="Standing events (retractions, corrections...) from named sources"),
+                    retrieve=extend_schema(summary="A standing event"))
+class StandingEventViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = ScholarlyWorkEvent.objects.all()
+    serializer_class = s.StandingEventSerializer
+    filterset_class = StandingEventFilter
+    ordering_fields = ["occurred_on", "observed_at"]
+    ordering = ["id"]
+
+
+@extend_schema_view(list=extend_schema(summary="Curation audit entries (public fields)"),
+                    retrieve=extend_schema(summary="A curation audit entry"),
+                    create=extend_schema(summary="Override a reference's field (curators)",
+                                         request=s.OverrideCreateSerializer, responses={201: s.OverrideSerializer}))
+class OverrideViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.OverrideSerializer
+    filterset_class = OverrideFilter
+    ordering_fields = ["created_at"]
+    ordering = ["-id"]
+
+    def get_queryset(self):
+        return Override.objects.select_related("curator", "link_paper")
+
+    def get_permissions(self):
+        if self.action in ("create", "withdraw"):
+            return [IsCurator()]
+        return super().get_permissions()
+
+    def create(self, request, *args, **kwargs):
+        body = s.OverrideCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        if not PaperReference.objects.filter(pk=data["reference"]).exists():
+            raise NotFound("there is no such reference observation")
+        value = True if data["field"] == "not_a_work" else data.get("value", "")
+        try:
+            entry = apply_override(reference_id=data["reference"], field=data["field"], value=value,
+                                   reason=data["reason"], curator=request.user, expected_revision=data["revision"])
+        except StaleRevision as error:
+            raise Conflict(" ".join(error.messages)) from None
+        except OverrideRefused as error:
+            raise ValidationError({"value": error.messages}) from None
+        return Response(s.OverrideSerializer(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Withdraw an override in force (its curator)", request=s.WithdrawSerializer,
+                   responses={201: s.OverrideSerializer})
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def withdraw(self, request, pk=None):
+        body = s.WithdrawSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            entry = withdraw_override(override_id=int(pk), reason=body.validated_data["reason"], curator=request.user,
+                                      expected_revision=body.validated_data["revision"])
+        except StaleRevision as error:
+            raise Conflict(" ".join(error.messages)) from None
+        except OverrideRefused as error:
+            raise ValidationError({"override": error.messages}) from None
+        return Response(s.OverrideSerializer(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema_view(list=extend_schema(summary="Background jobs (operators)"), retrieve=extend_schema(summary="A job"))
+class JobViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Job.objects.all()
+    serializer_class = s.JobSerializer
+    permission_classes = [permissions.IsAdminUser]
+    filterset_fields = ["kind", "state"]
+    ordering_fields = ["created_at"]
+    ordering = ["-id"]
+
+
+@extend_schema(summary="Health: the database and the broker answer", responses={200: s.HealthSerializer,
+                                                                                  503: s.HealthSerializer})
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+@throttle_classes([])
+def health(request):
+    database = broker = "ok"
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except Exception as error:  # noqa: BLE001 - any failure is "down", and says why
+        database = f"down: {type(error).__name__}"
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        broker = "eager (no broker: tasks run in the web process)"
+    else:
+        from pith.celery import app
+
+        try:
+            with app.connection_for_write() as conn:
+                conn.ensure_connection(max_retries=1, timeout=2)
+        except Exception as error:  # noqa: BLE001
+            broker = f"down: {type(error).__name__}"
+    healthy = database == "ok" and not broker.startswith("down")
+    return Response({"status": "ok" if healthy else "degraded", "database": database, "broker": broker},
+                    status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE)

@@ -1,0 +1,51 @@
+"""A job record for every Celery task run, kept by Celery's signals (see CitationsConfig.ready).
+
+Chunked jobs (a resolution over many papers) have their own record, made when they are planned;
+the chunk tasks report into it. Every other task becomes a one-chunk job of its own: what ran,
+with what arguments, when, how it ended and what it returned.
+"""
+from celery.signals import task_failure, task_postrun, task_prerun, task_retry
+from django.utils import timezone
+
+from citations.models import Job, JobState
+
+CHUNK_TASKS = {"citations.resolve_chunk"}
+
+
+def _arguments(args, kwargs) -> dict:
+    return {"args": list(args or ())[:20], "kwargs": dict(kwargs or {})}
+
+
+@task_prerun.connect
+def job_started(task_id=None, task=None, args=None, kwargs=None, **_):
+    if task is None or task.name in CHUNK_TASKS or not task.name.startswith(("citations.", "curation.")):
+        return
+    job, created = Job.objects.get_or_create(
+        celery_task_id=task_id,
+        defaults={"kind": task.name, "arguments": _arguments(args, kwargs), "state": JobState.RUNNING,
+                  "total_chunks": 1, "started_at": timezone.now()})
+    if not created:      # a retry, or a redelivery after a lost worker
+        Job.objects.filter(pk=job.pk).update(state=JobState.RUNNING, started_at=timezone.now())
+
+
+@task_postrun.connect
+def job_finished(task_id=None, task=None, retval=None, state=None, **_):
+    if task is None or task.name in CHUNK_TASKS:
+        return
+    if state == "SUCCESS":
+        counts = retval if isinstance(retval, dict) else {"result": str(retval)[:200]}
+        Job.objects.filter(celery_task_id=task_id).update(state=JobState.SUCCEEDED, done_chunks=1, counts=counts,
+                                                          finished_at=timezone.now())
+
+
+@task_retry.connect
+def job_retrying(request=None, reason=None, **_):
+    Job.objects.filter(celery_task_id=getattr(request, "id", None)).update(error=f"retrying: {reason}"[:2000])
+
+
+@task_failure.connect
+def job_failed(task_id=None, exception=None, sender=None, **_):
+    if sender is not None and sender.name in CHUNK_TASKS:
+        return
+    Job.objects.filter(celery_task_id=task_id).update(state=JobState.FAILED, finished_at=timezone.now(),
+                                                      error=f"{type(exception).__name__}: {exception}"[:2000])

@@ -1,0 +1,47 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from citations.models import Job, JobState
+
+
+class Command(BaseCommand):
+    help = "List background jobs (newest first), or show one with its chunks."
+
+    def add_arguments(self, parser):
+        parser.add_argument("job", nargs="?", type=int, metavar="JOB_ID")
+        parser.add_argument("--state", choices=JobState.values)
+        parser.add_argument("--limit", type=int, default=20)
+
+    def handle(self, *args, job=None, state=None, limit=20, **options):
+        if job is not None:
+            return self._show(job)
+        jobs = Job.objects.order_by("-id")
+        if state:
+            jobs = jobs.filter(state=state)
+        rows = list(jobs[:limit])
+        if not rows:
+            self.stdout.write("no jobs")
+        for row in rows:
+            finished = f"{row.finished_at:%Y-%m-%d %H:%M:%S}" if row.finished_at else "—"
+            self.stdout.write(f"#{row.pk:<6} {row.kind:34} {row.state:10} {row.done_chunks}/{row.total_chunks} "
+                              f"({row.progress:.0%})  started {row.started_at:%Y-%m-%d %H:%M:%S}  finished {finished}"
+                              if row.started_at else
+                              f"#{row.pk:<6} {row.kind:34} {row.state:10} {row.done_chunks}/{row.total_chunks} "
+                              f"(not started)")
+            if row.error:
+                self.stdout.write(f"        error: {row.error[:200]}")
+
+    def _show(self, job_id):
+        job = Job.objects.filter(pk=job_id).first()
+        if job is None:
+            raise CommandError(f"no job #{job_id}")
+        self.stdout.write(f"job #{job.pk} {job.kind}: {job.state}, {job.done_chunks}/{job.total_chunks} chunks "
+                          f"({job.progress:.0%})")
+        self.stdout.write(f"  arguments: {job.arguments}")
+        self.stdout.write(f"  created {job.created_at:%Y-%m-%d %H:%M:%S}, started {job.started_at or '—'}, "
+                          f"finished {job.finished_at or '—'}")
+        self.stdout.write(f"  counts: {job.counts}")
+        if job.error:
+            self.stdout.write(f"  error: {job.error}")
+        for chunk in job.chunks.order_by("index"):
+            self.stdout.write(f"  chunk {chunk.index}: {'done' if chunk.done else 'pending'}, attempts {chunk.attempts}, "
+                              f"{chunk.counts.get('references', '?')} references")
