@@ -57,6 +57,10 @@ class PaperSnapshot(models.Model):
             models.CheckConstraint(condition=models.Q(latest_version__gte=1) | models.Q(latest_version__isnull=True),
                                    name="paper_snapshot_version_positive"),
         ]
+        indexes = [
+            # DatabaseStore: a reference naming a paper's journal DOI.
+            models.Index(fields=["doi"], name="paper_snapshot_by_doi", condition=models.Q(doi__isnull=False)),
+        ]
         ordering = ["paper", "observed_at"]
 
     def __str__(self) -> str:

@@ -25,18 +25,20 @@ class Identifier:
         return data
 
 
-_OLD = "|".join(sorted((re.escape(a) for a in OLD_ARCHIVES), key=len, reverse=True))
+# Archive names may carry PDF spacing around their hyphen: "hep -ph/0508110".
+_OLD = "|".join(sorted((re.escape(a).replace("\\-", r"\s?-\s?") for a in OLD_ARCHIVES), key=len, reverse=True))
 # An arXiv DOI, an arxiv.org URL, or "arXiv:" / "arXiv preprint" followed by an id of either style.
 _ARXIV_DOI = re.compile(r"10\.48550/arxiv\.(?P<id>[^\s,;)\]]+)", re.I)
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(?P<id>[^\s,;()\]]+?)(?:\.pdf)?(?=[\s,;()\]]|$)", re.I)
 _ARXIV_LABEL = re.compile(
-    rf"(?:arxiv|corr)(?:\s*preprint)?\s*(?:arxiv)?\s*[:.,]?\s*(?:abs/)?(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?/\d{{5,8}}(?:v\d+)?"
+    rf"(?:arxiv|corr)(?:\s*preprint)?\s*(?:arxiv)?\s*[:.,]?\s*(?:abs/)?(?:[a-z-]+\.[A-Z]{{2}}/(?=\d{{4}}\.))?"
+    rf"(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?\s?/\s?\d{{5,8}}(?:v\d+)?"
     r"|\d{4}\s?\.\s?\d{3,6}(?:v\d+)?)",
     re.I,
 )
 # Bare ids without a label: only forms that cannot be much else (four digits after the dot only
 # when the reference speaks of arXiv somewhere).
-_ARXIV_BARE_NEW = re.compile(r"(?<![\w./-])(?P<id>\d{4}\.\d{5}(?:v\d+)?)(?![\d/])")
+_ARXIV_BARE_NEW = re.compile(r"(?<![\w./-])(?P<id>\d{4}\s?\.\d{5}(?:v\d+)?)(?![\d/])")
 _ARXIV_BARE_NEW_4 = re.compile(r"(?<![\w./-])(?P<id>\d{4}\.\d{4}(?:v\d+)?)(?![\d/.])")
 _ARXIV_BARE_OLD = re.compile(rf"(?<![\w/])(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?/\d{{7}}(?:v\d+)?)(?!\d)")
 _DOI = re.compile(r"(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/[^\s,;\"<>\[\]]*)", re.I)
@@ -110,7 +112,9 @@ def find_identifiers(text: str) -> list[Identifier]:
     # Bare arXiv ids last, so the digits of a DOI or a labelled id are never read as one.
     for match in _ARXIV_BARE_OLD.finditer(text):
         add(_arxiv(text, match))
-    bare = [_ARXIV_BARE_NEW] + ([_ARXIV_BARE_NEW_4] if "arxiv" in text.lower() else [])
+    # A valid YYMM.NNNN (April 2007 to 2014) is hardly anything else in a reference either; the
+    # month and range checks of parse_arxiv_id keep page numbers and decimals out.
+    bare = [_ARXIV_BARE_NEW, _ARXIV_BARE_NEW_4]
     for pattern in bare:
         for match in pattern.finditer(text):
             if free(match.span()):

@@ -44,8 +44,9 @@ class ParsedReference:
 
 
 _MARKER = re.compile(r"^\s*(?:\[\s*\d{1,4}\s*\]|\(\s*\d{1,4}\s*\)|\d{1,4}\s*[.)](?=\s)|\d{1,3}\s(?=[A-Z]))\s*")
-_YEAR = re.compile(r"(?<![\d.])(1[6-9]\d\d|20\d\d)(?:[a-z])?(?![\d])")
-_PAGE_RANGE = re.compile(r"\d+\s*[-–—]{1,2}\s*\d+|\bpp?\.\s*\d+")
+# Not after a digit or "3." (a decimal), but after "et al ." a year is a year.
+_YEAR = re.compile(r"(?<!\d)(?<!\d\.)(1[6-9]\d\d|20\d\d)(?:[a-z])?(?![\d])")
+_PAGE_RANGE = re.compile(r"\bpp?\.\s*\d+(?:\s*[-–—]{1,2}\s*\d+)?|\d+\s*[-–—]{1,2}\s*\d+")
 _QUOTED = re.compile(r"[“\"]\s*([^”\"]{8,}?)\s*[,.]?\s*[”\"]")
 _ABBREVIATIONS = frozenset(
     "al vol vols no nos pp p proc conf int j trans eds ed dept univ inc ltd phys rev lett sci acad natl nat "
@@ -53,7 +54,8 @@ _ABBREVIATIONS = frozenset(
     "fig ch sec suppl ser mon not astrophys astron mod opt nucl part fiz zh ann".split()
 )
 _VENUE_START = re.compile(
-    r"^(?:in[: ]|proc\b|proceedings\b|advances in\b|journal\b|trans(?:actions)?\b|ieee\b|acm\b|"
+    r"^(?:in:|in (?=.*\b(?:proc|proceedings|conference|workshop|symposium|journal|transactions|meeting)\b)|"
+    r"proc\b|proceedings\b|advances in\b|journal\b|trans(?:actions)?\b|ieee\b|acm\b|"
     r"arxiv\b|corr\b|preprint\b|technical report\b|tech\. rep\b|phd thesis\b|master'?s thesis\b)",
     re.I,
 )
@@ -97,7 +99,7 @@ def _segments(text: str, identifiers: list[Identifier]) -> list[tuple[str, int]]
     boundaries = set()
     for identifier in identifiers:
         boundaries.add(identifier.span[0])
-    for match in re.finditer(r"[.?!](?=\s+\S)|(?<=[a-z0-9)\]}])\.(?=[A-Z]|arXiv)", text):
+    for match in re.finditer(r"[.?!](?=\s+\S)|(?<=[a-z0-9)\]}])\.(?=[A-Z]|arXiv)|(?<=[A-Z])\.(?=In\s)", text):
         position = match.start()
         if text[position] == "." and _is_abbreviation(text, position) and not _title_follows(text, position):
             continue

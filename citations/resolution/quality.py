@@ -50,11 +50,15 @@ def looks_like_author_list(text: str) -> bool:
     if len(words) < 2:
         return False
     names = sum(1 for w in words if _NAME.match(w))
-    # Names are listed with commas, or carry initials; "Knowledge Compilation and Theory
-    # Approximation" is a Title Case title, not two authors.
-    listed = text.count(",") + text.count(";") >= 1
-    initials = any(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", w) for w in words)
-    return names / len(words) >= 0.85 and (listed or initials)
+    if names / len(words) < 0.85:
+        return False
+    # Names carry initials, or are listed as two or three words between commas; "Knowledge
+    # Compilation and Theory Approximation" or "Scale, Shift, and Rotation Invariant Features"
+    # are Title Case titles.
+    if any(re.fullmatch(r"[A-Z]\.(?:-?[A-Z]\.)*", w) for w in words):
+        return True
+    pieces = [re.sub(r"^(?:and|&)\s+", "", p.strip()) for p in re.split(r"[,;]", text)]
+    return sum(1 for p in pieces if 2 <= len(p.split()) <= 3) >= 2
 
 
 def looks_like_venue(text: str) -> bool:

@@ -82,16 +82,18 @@ class DatabaseStore:
         arxiv_dois = {d[len(ARXIV_DOI_PREFIX):] for d in dois if d.startswith(ARXIV_DOI_PREFIX)}
         arxiv_ids = set(arxiv_ids) | arxiv_dois
         if arxiv_ids:
-            held = dict(Paper.objects.filter(arxiv_id__in=arxiv_ids).values_list("arxiv_id", "id"))
+            held = dict(Paper.objects.filter(arxiv_id__in=arxiv_ids).order_by().values_list("arxiv_id", "id"))
             for arxiv_id in arxiv_ids:
                 self._paper_by_arxiv[arxiv_id] = held.get(arxiv_id)
             paper_ids |= set(held.values())
         plain_dois = set(dois) - {d for d in dois if d.startswith(ARXIV_DOI_PREFIX)}
         if plain_dois:
             targets: dict[str, tuple[int | None, str | None]] = {}
-            for doi, work_id, paper_id in CitedWork.objects.filter(doi__in=plain_dois).values_list("doi", "id", "paper_id"):
+            for doi, work_id, paper_id in CitedWork.objects.filter(doi__in=plain_dois).order_by().values_list(
+                    "doi", "id", "paper_id"):
                 targets[doi] = (paper_id, str(work_id))
-            for doi, paper_id in PaperSnapshot.objects.filter(doi__in=plain_dois).values_list("doi", "paper_id"):
+            for doi, paper_id in PaperSnapshot.objects.filter(doi__in=plain_dois).order_by().values_list(
+                    "doi", "paper_id"):
                 targets.setdefault(doi, (paper_id, None))
             for doi in plain_dois:
                 self._doi_targets[doi] = targets.get(doi)
@@ -103,7 +105,8 @@ class DatabaseStore:
         if keys:
             for key in keys:
                 self._key_targets.setdefault(key, [])
-            for key, paper_id, work_id in TitleKey.objects.filter(key__in=keys).values_list("key", "paper_id", "work_id"):
+            for key, paper_id, work_id in TitleKey.objects.filter(key__in=keys).order_by().values_list(
+                    "key", "paper_id", "work_id"):
                 self._key_targets[key].append((paper_id, str(work_id) if work_id else None))
                 if paper_id:
                     paper_ids.add(paper_id)
@@ -116,7 +119,7 @@ class DatabaseStore:
         if not paper_ids:
             return
         titles, years, dois = defaultdict(list), defaultdict(set), defaultdict(set)
-        arxiv = dict(Paper.objects.filter(id__in=paper_ids).values_list("id", "arxiv_id"))
+        arxiv = dict(Paper.objects.filter(id__in=paper_ids).order_by().values_list("id", "arxiv_id"))
         for paper_id, title, submitted, updated, doi in (
                 PaperSnapshot.objects.filter(paper_id__in=paper_ids).order_by("-observed_at")
                 .values_list("paper_id", "title", "submitted_at", "last_updated", "doi")):
@@ -126,7 +129,7 @@ class DatabaseStore:
             if doi:
                 dois[paper_id].add(doi.lower())
         works = {}
-        for work_id, paper_id, title, year, doi in CitedWork.objects.filter(paper_id__in=paper_ids).values_list(
+        for work_id, paper_id, title, year, doi in CitedWork.objects.filter(paper_id__in=paper_ids).order_by().values_list(
                 "id", "paper_id", "title", "year", "doi"):
             works[paper_id] = str(work_id)
             if title and title not in titles[paper_id]:

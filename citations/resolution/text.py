@@ -79,9 +79,12 @@ def title_blocking_keys(title: str) -> set[str]:
     if not tokens:
         return set()
     keys = {"f:" + " ".join(tokens)}
-    if len(tokens) >= 4:
-        keys.add("h:" + " ".join(tokens[:4]))
-        keys.add("t:" + " ".join(tokens[-4:]))
-    if len(tokens) >= 5:
-        keys.add("h:" + " ".join(tokens[1:5]))
+    # Partial keys skip numbers ("snn 2 76 tev"): four words of a stock phrase plus numbers are
+    # shared by ever more titles as the store grows; four real words stay specific.
+    words = [token for token in tokens if not token.isdigit()]
+    if len(words) >= 4:
+        keys.add("h:" + " ".join(words[:4]))
+        keys.add("t:" + " ".join(words[-4:]))
+    if len(words) >= 5:
+        keys.add("h:" + " ".join(words[1:5]))
     return {key[:200] for key in keys}
