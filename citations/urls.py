@@ -7,7 +7,7 @@ class ArxivIdConverter:
     """Any path segment that could hold an arXiv id (old-style ids contain one slash);
     the view itself decides whether it is one, so a malformed id gets the 404 page."""
 
-    regex = r"[A-Za-z0-9.\-]+(?:/[0-9A-Za-z.]+)?"
+    regex = r"[A-Za-z0-9.\-]+(?:/[0-9]{7}[0-9A-Za-z]*)?"
 
     def to_python(self, value):
         return value

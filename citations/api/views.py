@@ -23,7 +23,9 @@ from citations.record import RecordUnavailable, build_record
 from curation.models import Override
 from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
 
-ARXIV_LOOKUP = r"[A-Za-z0-9.\-]+(?:/[0-9A-Za-z.]+)?"
+# New-style ids, or old-style archive/NNNNNNN: nothing else may follow a slash, or the detail
+# route would swallow its own actions ("2509.11076/references").
+ARXIV_LOOKUP = r"[A-Za-z0-9.\-]+(?:/\d{7})?"
 
 
 class HasPerm(permissions.BasePermission):
