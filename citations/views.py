@@ -25,13 +25,18 @@ from citations.record_import import record_schema
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
 
-def _built(arxiv_id: str) -> BuiltRecord:
+def _record_or_404(make, arxiv_id: str):
+    """make(arxiv_id=...) for a well-formed, held arXiv id; the 404 page (with the reason) otherwise."""
     if not is_canonical_arxiv_id(arxiv_id):
         raise Http404(f"{arxiv_id!r} is not an arXiv identifier")
     try:
-        return build_record(arxiv_id=arxiv_id)
+        return make(arxiv_id=arxiv_id)
     except RecordUnavailable as error:
         raise Http404(str(error)) from None
+
+
+def _built(arxiv_id: str) -> BuiltRecord:
+    return _record_or_404(build_record, arxiv_id)
 
 
 def record_etag(built: BuiltRecord | CachedRecord) -> str:
@@ -47,18 +52,9 @@ def _etag_matches(header: str, etag: str) -> bool:
     return any(tag.strip().removeprefix("W/") == opaque for tag in header.split(","))
 
 
-def cached_or_404(arxiv_id: str) -> CachedRecord:
-    if not is_canonical_arxiv_id(arxiv_id):
-        raise Http404(f"{arxiv_id!r} is not an arXiv identifier")
-    try:
-        return cached_record(arxiv_id=arxiv_id)
-    except RecordUnavailable as error:
-        raise Http404(str(error)) from None
-
-
 def record_json_response(request, arxiv_id: str) -> HttpResponse:
     """The canonical bytes with their ETag, or 304; shared by the page and the API."""
-    built = cached_or_404(arxiv_id)
+    built = _record_or_404(cached_record, arxiv_id)
     etag = record_etag(built)
     if _etag_matches(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponseNotModified()

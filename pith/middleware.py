@@ -1,4 +1,4 @@
-"""Request hygiene before any view: bodies over the limit get 413, NUL characters in the address 400."""
+"""Request hygiene before any view: bodies over the limit get 413, NUL characters in the query 400."""
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
@@ -17,8 +17,8 @@ class RefuseLargeBodies:
         if limit is not None and length > limit:
             return _too_large(f"request bodies are limited to {limit:,} bytes; this one has {length:,}")
         # No text column can hold a NUL (PostgreSQL refuses it): say so instead of failing later.
-        if "\x00" in request.path or any("\x00" in value for _, values in request.GET.lists() for value in values):
-            return _too_large("the address holds a NUL character", status=400)
+        if any("\x00" in value for _, values in request.GET.lists() for value in values):
+            return _too_large("the query string holds a NUL character", status=400)
         return self.get_response(request)
 
     def process_exception(self, request, exception):
