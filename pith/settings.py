@@ -18,9 +18,17 @@ VAR_DIR = Path(env_str("PITH_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", False)
 # The embedded default key is for a laptop only; `manage.py check --deploy` flags it.
-SECRET_KEY = env_str("SECRET_KEY", "pith-insecure-development-key-set-SECRET_KEY-in-production")
+SECRET_KEY = env_str("SECRET_KEY", "django-insecure-pith-development-key-set-SECRET_KEY-in-production")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# Behind TLS (HTTPS=1): secure cookies, redirects to https, and HSTS once HSTS_SECONDS is set.
+HTTPS = env_bool("HTTPS", False)
+SECURE_SSL_REDIRECT = SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 0)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
