@@ -1,6 +1,8 @@
 """What a hostile or careless client can and cannot do."""
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
+
+from curation.groups import curators_group
 from django.db import connection
 from django.test import Client
 
@@ -30,7 +32,7 @@ def test_write_endpoints_refuse_anonymous_users(seeds, client, method, path):
 
 def test_forms_need_their_csrf_token(seeds):
     curator = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
-    curator.groups.add(Group.objects.get(name="curators"))
+    curator.groups.add(curators_group())
     browser = Client(enforce_csrf_checks=True)
     assert browser.post("/admin/login/", {"username": "ada", "password": "pw-ada-123456"}).status_code == 403
     browser.force_login(curator)

@@ -1,13 +1,7 @@
 """The curators group, and (on PostgreSQL) triggers that make the audit log and the observations append-only."""
 from django.db import migrations
 
-CURATOR_PERMISSIONS = [
-    ("curation", "override", ["add_override", "view_override"]),
-    ("citations", "paperreference", ["view_paperreference"]),
-    ("citations", "paperreferencelink", ["view_paperreferencelink"]),
-    ("citations", "paper", ["view_paper"]),
-    ("citations", "citedwork", ["view_citedwork"]),
-]
+from curation.groups import CURATORS, grant_curator_permissions
 
 APPEND_ONLY = ["curation_overrides", "paper_references", "paper_reference_links"]
 
@@ -21,14 +15,12 @@ def create_curators(apps, schema_editor):
         app_config.models_module = None
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
-    group, _ = Group.objects.get_or_create(name="curators")
-    for app_label, model, codenames in CURATOR_PERMISSIONS:
-        group.permissions.add(*Permission.objects.filter(content_type__app_label=app_label,
-                                                         content_type__model=model, codename__in=codenames))
+    group, _ = Group.objects.get_or_create(name=CURATORS)
+    grant_curator_permissions(group, Permission)
 
 
 def remove_curators(apps, schema_editor):
-    apps.get_model("auth", "Group").objects.filter(name="curators").delete()
+    apps.get_model("auth", "Group").objects.filter(name=CURATORS).delete()
 
 
 def append_only(apps, schema_editor):

@@ -1,5 +1,7 @@
 import pytest
-from django.contrib.auth.models import Group, Permission, User
+from django.contrib.auth.models import Permission, User
+
+from curation.groups import curators_group
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -18,7 +20,7 @@ def token_client(user) -> APIClient:
 @pytest.fixture
 def curator_api(db):
     user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
-    user.groups.add(Group.objects.get(name="curators"))
+    user.groups.add(curators_group())
     return token_client(user)
 
 

@@ -1,5 +1,7 @@
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
+
+from curation.groups import curators_group
 
 from citations.models import PaperReference
 
@@ -7,14 +9,14 @@ from citations.models import PaperReference
 @pytest.fixture
 def curator(db):
     user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
-    user.groups.add(Group.objects.get(name="curators"))
+    user.groups.add(curators_group())
     return user
 
 
 @pytest.fixture
 def other_curator(db):
     user = User.objects.create_user("grace", password="pw-grace-123456", is_staff=True)
-    user.groups.add(Group.objects.get(name="curators"))
+    user.groups.add(curators_group())
     return user
 
 

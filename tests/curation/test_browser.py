@@ -4,7 +4,9 @@ import json
 import shutil
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
+
+from curation.groups import curators_group
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -38,7 +40,7 @@ def demo(transactional_db):
     for path in (SEED_000, SEED_004):
         import_record(data=path.read_bytes())
     user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
-    user.groups.add(Group.objects.get(name="curators"))
+    user.groups.add(curators_group())
 
 
 def record_json(page, base):

@@ -27,10 +27,12 @@ class Command(BaseCommand):
                           "(demo only; start with 'Curation queues')")
 
     def _curator(self):
-        from django.contrib.auth.models import Group, User
+        from django.contrib.auth.models import User
+
+        from curation.groups import curators_group
 
         user, created = User.objects.get_or_create(username=DEMO_CURATOR, defaults={"is_staff": True})
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
-        user.groups.add(Group.objects.get(name="curators"))
+        user.groups.add(curators_group())
