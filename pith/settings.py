@@ -144,6 +144,7 @@ CACHES = {
     )
 }
 RECORD_CACHE_SECONDS = env_int("RECORD_CACHE_SECONDS", 3600)
+RECORD_LOCAL_ENTRIES = env_int("RECORD_LOCAL_ENTRIES", 2000)     # bodies kept in each process
 
 # --- REST API -----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

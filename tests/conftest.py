@@ -46,6 +46,10 @@ def fresh_cache():
     """Each test starts with an empty cache: cached record bodies belong to another test's database."""
     from django.core.cache import cache
 
+    from citations.record_cache import local_bodies
+
     cache.clear()
+    local_bodies.clear()
     yield
     cache.clear()
+    local_bodies.clear()
