@@ -134,3 +134,11 @@ def test_the_ingest_command_can_resolve_what_it_ingested(held, tmp_path, capsys)
     out = capsys.readouterr().out
     assert "1 lines read: 1 reference lists, 1 references" in out
     assert "parse_uncertain" in out
+
+
+def test_titles_can_be_indexed_again_after_the_key_function_changes(held, capsys):
+    TitleKey.objects.filter(pk=TitleKey.objects.first().pk).update(key="f:stale")
+    call_command("index_titles", "--rebuild")
+    assert "1 papers" in capsys.readouterr().out
+    assert not TitleKey.objects.filter(key="f:stale").exists()
+    assert TitleKey.objects.filter(key="f:smartswap swap based memory optimization").exists()
