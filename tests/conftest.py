@@ -53,3 +53,15 @@ def fresh_cache():
     yield
     cache.clear()
     local_bodies.clear()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database, and before it is dropped, no session of a worker or live-server thread
+    still holding it open (PostgreSQL refuses to drop a database in use)."""
+    yield
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
