@@ -39,7 +39,7 @@ from citations.models import (
 from citations.models.references import ExtractionOrigin
 from citations.record_cache import records_changed
 from citations.resolution.index import index_paper_titles
-from citations.record import CAPS, REFUSAL, SCHEMA, RecordUnavailable, build_record
+from citations.record import REFUSAL, SCHEMA, RecordUnavailable, build_record
 from citations.timestamps import parse_offset, parse_z
 
 SCHEMA_PATH = Path(__file__).with_name("schema") / "record-v1.schema.json"
@@ -489,4 +489,4 @@ def _short(value) -> str:
 
 
 __all__ = ["ImportSummary", "RecordRefused", "check_record", "first_difference", "import_record", "parse_record",
-           "record_schema", "CAPS"]
+           "record_schema"]
