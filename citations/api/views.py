@@ -1,13 +1,12 @@
 """API v1 views: thin. Querysets state their joins; writes go through the services."""
 from django.conf import settings
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, Subquery
-from django.http import Http404
+from django.db.models import Exists, OuterRef, Subquery
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes, throttle_classes
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from citations.api import serializers as s

@@ -17,14 +17,6 @@ class Paper(models.Model):
         return f"arXiv:{self.arxiv_id}"
 
 
-class PaperSnapshotQuerySet(models.QuerySet):
-    def newest_as_of(self, cutoff):
-        """Each paper's newest snapshot observed at or before the cutoff."""
-        newest = self.model.objects.filter(paper_id=models.OuterRef("paper_id"), observed_at__lte=cutoff).order_by(
-            "-observed_at").values("id")[:1]
-        return self.filter(id=models.Subquery(newest))
-
-
 class PaperSnapshot(models.Model):
     """The arXiv metadata of a paper as observed at one time.
 
@@ -46,8 +38,6 @@ class PaperSnapshot(models.Model):
     doi = models.CharField(max_length=255, null=True, blank=True)
     journal_ref = models.TextField(null=True, blank=True)
     source = models.CharField(max_length=32, help_text="arxiv_metadata, or record_import for a snapshot read from a v1 record.")
-
-    objects = PaperSnapshotQuerySet.as_manager()
 
     class Meta:
         db_table = "paper_snapshots"

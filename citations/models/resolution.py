@@ -52,10 +52,6 @@ class LinkQuerySet(models.QuerySet):
         )
         return self.filter(observed_at__lte=cutoff, id=Subquery(newest))
 
-    def linking(self):
-        """Links whose state claims the reference cites the linked paper."""
-        return self.filter(state__in=LINKING_STATES)
-
 
 class PaperReferenceLink(models.Model):
     """One resolution of a reference: its state, what it links to, who decided, when.

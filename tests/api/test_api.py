@@ -1,7 +1,6 @@
 import json
 
 import pytest
-from django.contrib.auth.models import User
 
 from citations.models import Job, PaperReference
 
