@@ -287,7 +287,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Resolve selected again")
     def re_resolve(self, request, queryset):
-        from curation.tasks import re_resolve_references
+        from citations.dispatch import dispatch_task
 
         if not can_curate(request.user):
             messages.error(request, "Only curators can ask for re-resolution.")
@@ -299,8 +299,9 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
                      action_flag=CHANGE, change_message="Re-resolution requested", action_time=timezone.now())
             for pk in ids
         ])
-        re_resolve_references.delay(ids)
-        messages.success(request, f"{len(ids)} reference(s) sent for resolution; each request is in their history.")
+        job = dispatch_task("curation.re_resolve_references", args=[ids])
+        messages.success(request, f"{len(ids)} reference(s) queued for resolution as job #{job.pk}; "
+                                  "each request is in their history.")
 
 
 def _candidates(title: str | None, limit: int = 5) -> list[dict]:

@@ -182,7 +182,7 @@ def _write_metadata(batch: list[tuple[int, _Metadata]], observed_at: datetime, r
         report.created["papers"] += len(new)
         ids = dict(Paper.objects.filter(arxiv_id__in=latest).values_list("arxiv_id", "id"))
         newest: dict[int, PaperSnapshot] = {}
-        for snapshot in PaperSnapshot.objects.filter(paper_id__in=ids.values()).order_by("paper_id", "-observed_at"):
+        for snapshot in PaperSnapshot.objects.filter(paper_id__in=ids.values()).order_by("paper_id", "-observed_at", "-revision"):
             newest.setdefault(snapshot.paper_id, snapshot)
         snapshots, versions = [], []
         for arxiv_id, metadata in latest.items():

@@ -10,6 +10,8 @@ from django.utils import timezone
 from citations.models import Job, JobState
 
 CHUNK_TASKS = {"citations.resolve_chunk"}
+# The sweep runs every minute: its runs are not jobs of their own (what it sends is).
+UNRECORDED = CHUNK_TASKS | {"citations.sweep_jobs"}
 
 
 def _arguments(args, kwargs) -> dict:
@@ -18,7 +20,7 @@ def _arguments(args, kwargs) -> dict:
 
 @task_prerun.connect
 def job_started(task_id=None, task=None, args=None, kwargs=None, **_):
-    if task is None or task.name in CHUNK_TASKS or not task.name.startswith(("citations.", "curation.")):
+    if task is None or task.name in UNRECORDED or not task.name.startswith(("citations.", "curation.")):
         return
     job, created = Job.objects.get_or_create(
         celery_task_id=task_id,
@@ -30,7 +32,7 @@ def job_started(task_id=None, task=None, args=None, kwargs=None, **_):
 
 @task_postrun.connect
 def job_finished(task_id=None, task=None, retval=None, state=None, **_):
-    if task is None or task.name in CHUNK_TASKS:
+    if task is None or task.name in UNRECORDED:
         return
     if state == "SUCCESS":
         counts = retval if isinstance(retval, dict) else {"result": str(retval)[:200]}
@@ -45,7 +47,7 @@ def job_retrying(request=None, reason=None, **_):
 
 @task_failure.connect
 def job_failed(task_id=None, exception=None, sender=None, **_):
-    if sender is not None and sender.name in CHUNK_TASKS:
+    if sender is not None and sender.name in UNRECORDED:
         return
     Job.objects.filter(celery_task_id=task_id).update(state=JobState.FAILED, finished_at=timezone.now(),
                                                       error=f"{type(exception).__name__}: {exception}"[:2000])

@@ -37,11 +37,11 @@ def plan_resolution(*, arxiv_ids: list[str] | None = None, chunk_papers: int = D
 
 
 def enqueue_job(job: Job) -> None:
-    """Send every unfinished chunk to the workers, once the job's rows are committed."""
-    from citations.tasks import resolve_chunk
+    """Send every unfinished chunk to the workers, once the job's rows are committed (durably:
+    a chunk the broker refuses is sent again by the sweep, citations/dispatch.py)."""
+    from citations.dispatch import dispatch_chunks
 
-    chunk_ids = list(job.chunks.filter(done=False).order_by("index").values_list("id", flat=True))
-    transaction.on_commit(lambda: [resolve_chunk.delay(chunk_id) for chunk_id in chunk_ids])
+    dispatch_chunks(job)
 
 
 def runs_eagerly() -> bool:

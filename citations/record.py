@@ -210,8 +210,12 @@ def _fetch(sql: str, params) -> list[tuple]:
         return cursor.fetchall()
 
 
+# A snapshot's completions (more of the same snapshot, known to a later record) are revisions of
+# it, each showing from the time it was recorded; a record as of an earlier time never sees them.
+_SNAPSHOT_KNOWN = "(s2.recorded_at IS NULL OR s2.recorded_at <= %(cutoff)s)"
 _NEWEST_SNAPSHOT = """(SELECT s2.id FROM paper_snapshots s2
-    WHERE s2.paper_id = {paper} AND s2.observed_at <= %(cutoff)s ORDER BY s2.observed_at DESC LIMIT 1)"""
+    WHERE s2.paper_id = {paper} AND s2.observed_at <= %(cutoff)s AND """ + _SNAPSHOT_KNOWN + """
+    ORDER BY s2.observed_at DESC, s2.revision DESC LIMIT 1)"""
 _NEWEST_LINK = """(SELECT l2.id FROM paper_reference_links l2
     WHERE l2.reference_id = r.id AND l2.observed_at <= %(cutoff)s ORDER BY l2.observed_at DESC, l2.id DESC LIMIT 1)"""
 
@@ -240,11 +244,11 @@ def _override_joins() -> str:
 
 def _read_paper(arxiv_id: str, cutoff: datetime) -> tuple:
     rows = _fetch(
-        f"""SELECT p.id, s.title, {_ts("s.submitted_at")}, {_ts("s.last_updated")}, s.latest_version,
-                   s.primary_category, {_ts("s.observed_at")}
-            FROM papers p JOIN paper_snapshots s ON s.paper_id = p.id
-            WHERE p.arxiv_id = %(arxiv_id)s AND s.observed_at <= %(cutoff)s
-            ORDER BY s.observed_at DESC LIMIT 1""",
+        f"""SELECT p.id, s2.title, {_ts("s2.submitted_at")}, {_ts("s2.last_updated")}, s2.latest_version,
+                   s2.primary_category, {_ts("s2.observed_at")}
+            FROM papers p JOIN paper_snapshots s2 ON s2.paper_id = p.id
+            WHERE p.arxiv_id = %(arxiv_id)s AND s2.observed_at <= %(cutoff)s AND {_SNAPSHOT_KNOWN}
+            ORDER BY s2.observed_at DESC, s2.revision DESC LIMIT 1""",
         _params(cutoff, arxiv_id=arxiv_id),
     )
     if not rows:

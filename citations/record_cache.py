@@ -1,42 +1,45 @@
 """Serving record bodies from a cache, without ever serving a stale one.
 
-A cached body is stored with the generation counters that were current before it was built:
-one for the whole store and one for its paper. Every write that changes what a record shows bumps
-them after its transaction commits (`records_changed()`): a sync or a metadata import bumps the
-store's, a resolution or an override bumps the papers it touches. A body is served only while its
-counters are still current, so a correction shows on the very next request. Counters are read
-before the record is built, so a write racing a build can only cause one needless rebuild.
+Every write that changes what a record shows bumps a generation counter in the database, in the
+writer's own transaction (`records_changed()`): a sync or a metadata import bumps the store's
+("*"), a resolution or an override bumps the papers it touches. A cached body is filed under the
+generations current before it was built, so a change is visible in the very next response of
+every process: the web workers, the Celery workers and a command run from a shell all read the
+same counters, whichever cache each one has (one per process by default, Redis when shared).
+Counters are read before the record is built, so a write racing a build costs one needless
+rebuild, never a stale body. Being in the writer's transaction, a bump can neither be lost
+(the process dying between commit and bump) nor run ahead of its data.
+
+The cache is an accelerator, never a dependency: when it is down, records are built from the
+database and served all the same (/api/v1/health then says "cache: down").
 
 The body keeps the as_of of its build: true of what it shows, since nothing shown has changed
-since. The UTC day is part of the key, so the thesis date never lags a day.
-
-Bodies are also kept in the process (a bounded LRU), so a hot record costs one small round trip
-for the two counters instead of moving its 50-100 KB body out of Redis on every request.
+since. The UTC day is part of the key, so the thesis date never lags a day. Bodies are also kept
+in the process (a bounded LRU), so a hot record costs one small counter read instead of moving
+its 50-100 KB body out of Redis on every request.
 """
+import logging
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection
 from django.utils import timezone
 
+from citations.models import RecordGeneration
 from citations.record import build_record
 
-STORE_GENERATION = "records:generation"
+STORE = "*"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class CachedRecord:
     body: bytes
     context_digest: str
-
-
-def _paper_generation(arxiv_id: str) -> str:
-    return f"records:generation:{arxiv_id}"
 
 
 class _LocalBodies:
@@ -69,41 +72,43 @@ class _LocalBodies:
 local_bodies = _LocalBodies()
 
 
-def _generation(arxiv_id: str) -> tuple[int, int]:
-    counters = [STORE_GENERATION, _paper_generation(arxiv_id)]
-    found = cache.get_many(counters)
-    for key in counters:
-        if key not in found:
-            # A counter never seen, or evicted: start it past any value it had, so nothing built
-            # before can match it.
-            cache.add(key, time.time_ns(), timeout=None)
-            found[key] = cache.get(key)
-    return found[STORE_GENERATION], found[_paper_generation(arxiv_id)]
+def generation_of(arxiv_id: str) -> tuple[int, int]:
+    """(store generation, paper generation): one indexed read of at most two rows."""
+    found = dict(RecordGeneration.objects.filter(key__in=(STORE, arxiv_id)).values_list("key", "value"))
+    return found.get(STORE, 0), found.get(arxiv_id, 0)
 
 
 def cached_record(*, arxiv_id: str) -> CachedRecord:
     """The record's canonical bytes, from a cache while nothing it shows has changed."""
-    body_key = f"records:body:{arxiv_id}:{timezone.now().date().isoformat()}"
-    generation = _generation(arxiv_id)
-    record = local_bodies.get(body_key, generation)
+    local_key = (arxiv_id, timezone.now().date().isoformat())
+    generation = generation_of(arxiv_id)
+    record = local_bodies.get(local_key, generation)
     if record is not None:
         return record
-    entry = cache.get(body_key)
-    if entry is not None and entry[0] == generation:
-        record = CachedRecord(body=entry[1], context_digest=entry[2])
+    shared_key = f"records:body:{arxiv_id}:{local_key[1]}:{generation[0]}:{generation[1]}"
+    entry = _cache_get(shared_key)
+    if entry is not None:
+        record = CachedRecord(body=entry[0], context_digest=entry[1])
     else:
         built = build_record(arxiv_id=arxiv_id)
         record = CachedRecord(body=built.body, context_digest=built.context_digest)
-        cache.set(body_key, (generation, record.body, record.context_digest), settings.RECORD_CACHE_SECONDS)
-    local_bodies.put(body_key, generation, record)
+        _cache_set(shared_key, (record.body, record.context_digest))
+    local_bodies.put(local_key, generation, record)
     return record
 
 
 def records_changed(*, arxiv_ids: Iterable[str] | None = None) -> None:
-    """After the current transaction commits, stop serving cached records of these papers (None: of all)."""
-    keys = [STORE_GENERATION] if arxiv_ids is None else [_paper_generation(a) for a in set(arxiv_ids)]
-    if keys:
-        transaction.on_commit(lambda: _bump(keys))
+    """Records of these papers (None: all records) change with the current transaction."""
+    keys = [STORE] if arxiv_ids is None else sorted({a for a in arxiv_ids if a})
+    if not keys:
+        return
+    # One upsert, keys in a fixed order so two writers lock shared rows in the same order.
+    # The row locks are held to the end of the writer's transaction: that is what makes a
+    # reader that sees the new data also see the new generation.
+    values = ", ".join(["(%s, 1)"] * len(keys))
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO record_generations (key, value) VALUES {values} "
+                       "ON CONFLICT (key) DO UPDATE SET value = record_generations.value + 1", keys)
 
 
 def records_of_papers_changed(*, paper_ids: Iterable[int]) -> None:
@@ -115,11 +120,28 @@ def records_of_papers_changed(*, paper_ids: Iterable[int]) -> None:
         records_changed(arxiv_ids=Paper.objects.filter(id__in=paper_ids).values_list("arxiv_id", flat=True))
 
 
-def _bump(keys: list[str]) -> None:
-    for key in keys:
-        # Counters start from the clock, so one that was evicted never comes back to an old value.
-        cache.add(key, time.time_ns(), timeout=None)
-        try:
-            cache.incr(key)
-        except ValueError:              # evicted between add and incr
-            cache.set(key, time.time_ns(), timeout=None)
+def _cache_get(key: str):
+    try:
+        return cache.get(key)
+    except Exception as error:  # noqa: BLE001 - any cache failure: build from the database instead
+        log.warning("record cache unavailable (%s: %s): building from the database", type(error).__name__, error)
+        return None
+
+
+def _cache_set(key: str, value) -> None:
+    try:
+        cache.set(key, value, settings.RECORD_CACHE_SECONDS)
+    except Exception as error:  # noqa: BLE001
+        log.warning("record cache unavailable (%s: %s): body not cached", type(error).__name__, error)
+
+
+def cache_status() -> str:
+    """"ok", or "down: <why>": a real round trip through the cache."""
+    probe = f"health:{timezone.now().timestamp()}"
+    try:
+        cache.set(probe, "1", 10)
+        answered = cache.get(probe) == "1"
+        cache.delete(probe)
+    except Exception as error:  # noqa: BLE001
+        return f"down: {type(error).__name__}"
+    return "ok" if answered else "down: no answer"

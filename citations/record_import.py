@@ -252,12 +252,12 @@ class _Decomposer:
             "last_updated": _z_or_none(block["last_updated"]),
             **known,
         }
-        snapshot = PaperSnapshot.objects.filter(paper=paper, observed_at=observed_at).first()
+        snapshot = PaperSnapshot.objects.filter(paper=paper, observed_at=observed_at).newest_first().first()
         if snapshot is None:
             PaperSnapshot.objects.create(paper=paper, observed_at=observed_at, source=IMPORT_SOURCE, **facts)
             self.summary.count("paper_snapshots")
             return paper
-        filled = []
+        filled = {}
         for name, value in facts.items():
             held = getattr(snapshot, name)
             if value is None or held == value:
@@ -266,11 +266,16 @@ class _Decomposer:
                 raise RecordRefused(
                     f"arXiv:{paper.arxiv_id} snapshot of {block['snapshot_observed_at']}: {name} is {value!r} here "
                     f"but {held!r} in the store")
-            # The same snapshot seen from another record that knew more of it.
-            setattr(snapshot, name, value)
-            filled.append(name)
+            filled[name] = value
         if filled:
-            snapshot.save(update_fields=filled)
+            # The same snapshot seen from another record that knew more of it: a completion, as a
+            # new revision shown from this record's as_of on. The held row is never changed, so
+            # records built as of an earlier time keep their bytes.
+            known = {f.name: getattr(snapshot, f.name) for f in PaperSnapshot._meta.concrete_fields
+                     if f.name not in ("id", "paper", "revision", "recorded_at", "source")}
+            PaperSnapshot.objects.create(paper=paper, revision=snapshot.revision + 1, source=IMPORT_SOURCE,
+                                         recorded_at=max(parse_z(self.record["as_of"]), observed_at),
+                                         **{**known, **filled})
             self.summary.count("paper_snapshots_completed")
         return paper
 

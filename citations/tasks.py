@@ -54,9 +54,11 @@ def sync_standing_source_task(source: str, path: str) -> dict:
 
     from citations.standing.sync import sync_standing_source
 
+    from citations.dispatch import dispatch_task
+
     report = sync_standing_source(source=source, data=Path(path).read_bytes(), input_name=path)
     if report.status == "succeeded":
-        check_standing.delay(sources=[source])
+        dispatch_task("citations.check_standing", kwargs={"sources": [source]})
     return {"sync": report.sync_id, "status": report.status, "error": report.error, "counts": dict(report.counts)}
 
 
@@ -66,3 +68,11 @@ def check_standing(sources: list[str] | None = None) -> dict:
     from citations.standing.checks import check_works
 
     return check_works(sources=sources)
+
+
+@shared_task(name="citations.sweep_jobs", acks_late=True)
+def sweep_jobs_task() -> dict:
+    """Send again the jobs the broker never took, lost, or whose worker died (citations/dispatch.py)."""
+    from citations.dispatch import sweep_jobs
+
+    return sweep_jobs()

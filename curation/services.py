@@ -139,7 +139,7 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
         if field == OverrideField.LINK:
             _write_curated_link(reference, entry)
         _records_changed(reference, entry)
-        _re_resolve_after_commit(reference.pk)
+        entry.follow_up_job = _re_resolve_after_commit(reference.pk)
     return entry
 
 
@@ -162,7 +162,7 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
             previous_text=target.value_text if target.field != OverrideField.YEAR else None,
             previous_year=target.value_year, reason=reason, curator=curator, created_at=timezone.now())
         _records_changed(reference, target)
-        _re_resolve_after_commit(reference.pk)
+        entry.follow_up_job = _re_resolve_after_commit(reference.pk)
     return entry
 
 
@@ -213,7 +213,9 @@ def _records_changed(reference: PaperReference, entry: Override) -> None:
     records_of_papers_changed(paper_ids=[citing, entry.link_paper_id])
 
 
-def _re_resolve_after_commit(reference_id) -> None:
-    from curation.tasks import re_resolve_references
+def _re_resolve_after_commit(reference_id):
+    """The re-resolution job, committed with the audit entry; sent to the workers after the commit
+    (and again by the sweep if the broker does not take it: citations/dispatch.py)."""
+    from citations.dispatch import dispatch_task
 
-    transaction.on_commit(lambda: re_resolve_references.delay([str(reference_id)]))
+    return dispatch_task("curation.re_resolve_references", args=[[str(reference_id)]])

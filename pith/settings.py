@@ -138,13 +138,17 @@ LOGIN_URL = "admin:login"
 REDIS_CACHE_URL = env_str("REDIS_CACHE_URL")
 CACHES = {
     "default": (
-        {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_CACHE_URL}
+        {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_CACHE_URL,
+         # An unreachable cache must cost milliseconds, not a hung request: records are then built
+         # from the database (citations/record_cache.py) and throttling lets requests through.
+         "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.5, "IGNORE_EXCEPTIONS": True}}
         if REDIS_CACHE_URL else
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pith",
          "OPTIONS": {"MAX_ENTRIES": env_int("LOCAL_CACHE_ENTRIES", 5000)}}
     )
 }
 RECORD_CACHE_SECONDS = env_int("RECORD_CACHE_SECONDS", 3600)
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True    # an outage is logged, not silent
 RECORD_LOCAL_ENTRIES = env_int("RECORD_LOCAL_ENTRIES", 2000)     # bodies kept in each process
 
 # --- REST API -----------------------------------------------------------------------------------------
@@ -195,7 +199,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # A message whose worker died unacknowledged goes back to the queue once visibility_timeout has
 # passed; Redis workers look for such messages every interval x throttle seconds.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300),   # a dead worker's task is back in 5 min
     "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
 }
@@ -215,6 +219,16 @@ CELERY_BEAT_SCHEDULE = {
 
 # Seconds resolution workers wait between batches of 200 references: 0 runs flat out.
 RESOLUTION_PAUSE_SECONDS = env_float("RESOLUTION_PAUSE_SECONDS", 0.0)
+
+# Durable dispatch (citations/dispatch.py): a job the broker never took, lost, or whose worker died
+# is sent again by the sweep, which Celery beat runs every minute.
+JOB_REQUEUE_SECONDS = env_int("JOB_REQUEUE_SECONDS", 120)     # sent but not started: send again
+JOB_STALE_SECONDS = env_int("JOB_STALE_SECONDS", 900)         # started but silent: send again
+JOB_MAX_DISPATCHES = env_int("JOB_MAX_DISPATCHES", 6)         # then fail it, for an operator
+# A write must not hang on a dead broker: a few quick tries, then the job waits for the sweep.
+DISPATCH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BEAT_SCHEDULE["sweep-jobs"] = {"task": "citations.sweep_jobs", "schedule": 60.0}
 
 LOGGING = {
     "version": 1,

@@ -58,7 +58,15 @@ def fresh_cache():
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database, and before it is dropped, no session of a worker or live-server thread
-    still holding it open (PostgreSQL refuses to drop a database in use)."""
+    still holding it open (PostgreSQL refuses to drop a database in use).
+
+    Observation tables refuse TRUNCATE (citations/append_only.py) except in a database marked as a
+    test database: the test runner empties tables with TRUNCATE between transactional tests."""
+    if connection.vendor == "postgresql":
+        with django_db_blocker.unblock(), connection.cursor() as cursor:
+            cursor.execute(f"ALTER DATABASE {connection.ops.quote_name(connection.settings_dict['NAME'])} "
+                           "SET pith.test_database = 'on'")
+            cursor.execute("SET pith.test_database = 'on'")
     yield
     if connection.vendor != "postgresql":
         return

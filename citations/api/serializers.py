@@ -120,6 +120,23 @@ class OverrideSerializer(serializers.ModelSerializer):
         return entry.curator.get_username() if request and request.user.is_staff else None
 
 
+class FollowUpSerializer(serializers.Serializer):
+    job = serializers.IntegerField()
+    kind = serializers.CharField()
+    state = serializers.CharField()
+    dispatched = serializers.BooleanField(help_text="False: committed, and waiting for the broker (sent by the sweep).")
+    message = serializers.CharField()
+
+
+class OverrideCommittedSerializer(OverrideSerializer):
+    """A committed audit entry, with the follow-up work (re-resolution) it started."""
+
+    follow_up = FollowUpSerializer(allow_null=True, read_only=True)
+
+    class Meta(OverrideSerializer.Meta):
+        fields = OverrideSerializer.Meta.fields + ("follow_up",)
+
+
 class OverrideCreateSerializer(serializers.Serializer):
     reference = serializers.UUIDField(help_text="The observation id of the reference.")
     field = serializers.ChoiceField(choices=OverrideField.values)
@@ -158,10 +175,11 @@ class JobSerializer(serializers.ModelSerializer):
     class Meta:
         model = Job
         fields = ("id", "kind", "arguments", "state", "total_chunks", "done_chunks", "progress", "counts",
-                  "created_at", "started_at", "finished_at", "error")
+                  "created_at", "started_at", "finished_at", "error", "dispatched_at", "dispatches")
 
 
 class HealthSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok", "degraded"])
     database = serializers.CharField()
     broker = serializers.CharField()
+    cache = serializers.CharField(help_text="ok, or down: records are then served from the database")

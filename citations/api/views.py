@@ -49,7 +49,7 @@ class IsCurator(HasPerm):
 
 
 def _newest_snapshot(field: str) -> Subquery:
-    return Subquery(PaperSnapshot.objects.filter(paper_id=OuterRef("pk")).order_by("-observed_at").values(field)[:1])
+    return Subquery(PaperSnapshot.objects.filter(paper_id=OuterRef("pk")).newest_first().values(field)[:1])
 
 
 @extend_schema_view(
@@ -189,7 +189,7 @@ class StandingEventViewSet(viewsets.ReadOnlyModelViewSet):
 @extend_schema_view(list=extend_schema(summary="Curation audit entries (public fields)"),
                     retrieve=extend_schema(summary="A curation audit entry"),
                     create=extend_schema(summary="Override a reference's field (curators)",
-                                         request=s.OverrideCreateSerializer, responses={201: s.OverrideSerializer}))
+                                         request=s.OverrideCreateSerializer, responses={201: s.OverrideCommittedSerializer}))
 class OverrideViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = s.OverrideSerializer
     filterset_class = OverrideFilter
@@ -218,10 +218,10 @@ class OverrideViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             raise Conflict(" ".join(error.messages)) from None
         except OverrideRefused as error:
             raise ValidationError({"value": error.messages}) from None
-        return Response(s.OverrideSerializer(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
+        return _committed(entry, request)
 
     @extend_schema(summary="Withdraw an override in force (its curator)", request=s.WithdrawSerializer,
-                   responses={201: s.OverrideSerializer})
+                   responses={201: s.OverrideCommittedSerializer})
     @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def withdraw(self, request, pk=None):
         body = s.WithdrawSerializer(data=request.data)
@@ -233,7 +233,17 @@ class OverrideViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             raise Conflict(" ".join(error.messages)) from None
         except OverrideRefused as error:
             raise ValidationError({"override": error.messages}) from None
-        return Response(s.OverrideSerializer(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
+        return _committed(entry, request)
+
+
+def _committed(entry, request) -> Response:
+    """201 for a committed audit entry, saying what became of its follow-up work (the re-resolution),
+    which the broker may not have taken yet: it is recorded, and sent when the broker answers."""
+    from citations.dispatch import follow_up
+
+    body = s.OverrideSerializer(entry, context={"request": request}).data
+    body["follow_up"] = follow_up(getattr(entry, "follow_up_job", None))
+    return Response(body, status=status.HTTP_201_CREATED)
 
 
 @extend_schema_view(list=extend_schema(summary="Background jobs (operators)"), retrieve=extend_schema(summary="A job"))
@@ -246,7 +256,7 @@ class JobViewSet(viewsets.ReadOnlyModelViewSet):
     ordering = ["-id"]
 
 
-@extend_schema(summary="Health: the database and the broker answer", responses={200: s.HealthSerializer,
+@extend_schema(summary="Health: the database, the broker and the cache answer", responses={200: s.HealthSerializer,
                                                                                   503: s.HealthSerializer})
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
@@ -268,6 +278,13 @@ def health(request):
                 conn.ensure_connection(max_retries=1, timeout=2)
         except Exception as error:  # noqa: BLE001
             broker = f"down: {type(error).__name__}"
-    healthy = database == "ok" and not broker.startswith("down")
-    return Response({"status": "ok" if healthy else "degraded", "database": database, "broker": broker},
-                    status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE)
+    from citations.record_cache import cache_status
+
+    cache = cache_status()
+    healthy = database == "ok" and not broker.startswith("down") and cache == "ok"
+    # 503 only when nothing can be served: with the broker or the cache down, pages and records
+    # are still served (from the database; follow-up work waits in the job table), so a load
+    # balancer must keep this process, and "degraded" tells the operator what is missing.
+    return Response({"status": "ok" if healthy else "degraded", "database": database, "broker": broker,
+                     "cache": cache},
+                    status=status.HTTP_503_SERVICE_UNAVAILABLE if database != "ok" else status.HTTP_200_OK)

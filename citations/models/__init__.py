@@ -1,6 +1,8 @@
 """Observations, never records: a record is derived from these rows (citations/record.py)."""
+from citations.models.generations import RecordGeneration
 from citations.models.jobs import Job, JobChunk, JobState
 from citations.models.papers import Paper, PaperSnapshot, PaperVersion
+from citations.models.purges import ObservationPurge
 from citations.models.references import PaperReference, ReferenceExtraction
 from citations.models.resolution import CitedWork, PaperReferenceLink, ResolutionState, TitleKey
 from citations.models.standing import (
@@ -14,8 +16,8 @@ from citations.models.standing import (
 )
 
 __all__ = [
-    "CitationMeasurement", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "Paper", "PaperReference", "PaperReferenceLink",
-    "PaperSnapshot", "PaperVersion", "ReceiptEvent", "ReferenceExtraction", "ResolutionState",
+    "CitationMeasurement", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ObservationPurge", "Paper", "PaperReference", "PaperReferenceLink",
+    "PaperSnapshot", "PaperVersion", "ReceiptEvent", "RecordGeneration", "ReferenceExtraction", "ResolutionState",
     "RetractionStatusReceipt", "TitleKey",
     "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus",
 ]

@@ -26,6 +26,12 @@ class Job(models.Model):
     error = models.TextField(blank=True, default="")
     celery_task_id = models.CharField(max_length=64, null=True, blank=True, unique=True,
                                       help_text="The Celery task this job is, for single-task jobs.")
+    # The durable half of dispatch (citations/dispatch.py): what to send, and whether it was sent.
+    task_name = models.CharField(max_length=80, blank=True, default="",
+                                 help_text="The Celery task a single-task job sends; chunked jobs send their chunks.")
+    dispatched_at = models.DateTimeField(null=True, blank=True,
+                                         help_text="When the broker last accepted this job's message; empty: not yet.")
+    dispatches = models.PositiveIntegerField(default=0, help_text="Messages sent for this job (re-sends included).")
 
     class Meta:
         db_table = "jobs"
@@ -56,6 +62,8 @@ class JobChunk(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     counts = models.JSONField(default=dict, blank=True)
+    dispatched_at = models.DateTimeField(null=True, blank=True, help_text="When the broker last accepted this chunk.")
+    dispatches = models.PositiveIntegerField(default=0)
 
     class Meta:
         db_table = "job_chunks"

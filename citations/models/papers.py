@@ -17,6 +17,12 @@ class Paper(models.Model):
         return f"arXiv:{self.arxiv_id}"
 
 
+class PaperSnapshotQuerySet(models.QuerySet):
+    def newest_first(self):
+        """Newest observation first, and of one observation its newest completion."""
+        return self.order_by("-observed_at", "-revision")
+
+
 class PaperSnapshot(models.Model):
     """The arXiv metadata of a paper as observed at one time.
 
@@ -38,12 +44,20 @@ class PaperSnapshot(models.Model):
     doi = models.CharField(max_length=255, null=True, blank=True)
     journal_ref = models.TextField(null=True, blank=True)
     source = models.CharField(max_length=32, help_text="arxiv_metadata, or record_import for a snapshot read from a v1 record.")
+    # A later record may know more of the same snapshot (fields the first one left null). That is
+    # a new row, a revision, recorded at the later record's as_of: the first row is never changed,
+    # so a record built as of a time before the completion shows exactly what it showed then.
+    revision = models.PositiveSmallIntegerField(default=0, help_text="0 as first read; n for its n-th completion.")
+    recorded_at = models.DateTimeField(null=True, blank=True,
+                                       help_text="For a completion: from when records show it (null: from observed_at).")
+
+    objects = PaperSnapshotQuerySet.as_manager()
 
     class Meta:
         db_table = "paper_snapshots"
         constraints = [
             # Also the index behind the record's newest-snapshot-as-of lookups (citations/record.py).
-            models.UniqueConstraint(fields=["paper", "observed_at"], name="paper_snapshot_once_per_time"),
+            models.UniqueConstraint(fields=["paper", "observed_at", "revision"], name="paper_snapshot_once_per_revision"),
             models.CheckConstraint(condition=models.Q(latest_version__gte=1) | models.Q(latest_version__isnull=True),
                                    name="paper_snapshot_version_positive"),
         ]
@@ -51,10 +65,10 @@ class PaperSnapshot(models.Model):
             # DatabaseStore: a reference naming a paper's journal DOI.
             models.Index(fields=["doi"], name="paper_snapshot_by_doi", condition=models.Q(doi__isnull=False)),
         ]
-        ordering = ["paper", "observed_at"]
+        ordering = ["paper", "observed_at", "revision"]
 
     def __str__(self) -> str:
-        return f"{self.paper} as of {self.observed_at:%Y-%m-%d %H:%M}"
+        return f"{self.paper} as of {self.observed_at:%Y-%m-%d %H:%M}" + (f" (rev. {self.revision})" if self.revision else "")
 
 
 class PaperVersion(models.Model):

@@ -164,7 +164,7 @@ def canonical_works(*, paper_ids: set[int]) -> dict[int, str]:
         missing -= set(works)
     if missing:
         newest = {}
-        for snapshot in PaperSnapshot.objects.filter(paper_id__in=missing).order_by("paper_id", "-observed_at"):
+        for snapshot in PaperSnapshot.objects.filter(paper_id__in=missing).order_by("paper_id", "-observed_at", "-revision"):
             newest.setdefault(snapshot.paper_id, snapshot)
         taken = set(CitedWork.objects.filter(doi__in=[s.doi.lower() for s in newest.values() if s.doi])
                     .values_list("doi", flat=True))

@@ -121,7 +121,7 @@ class DatabaseStore:
         titles, years, dois = defaultdict(list), defaultdict(set), defaultdict(set)
         arxiv = dict(Paper.objects.filter(id__in=paper_ids).order_by().values_list("id", "arxiv_id"))
         for paper_id, title, submitted, updated, doi in (
-                PaperSnapshot.objects.filter(paper_id__in=paper_ids).order_by("-observed_at")
+                PaperSnapshot.objects.filter(paper_id__in=paper_ids).newest_first()
                 .values_list("paper_id", "title", "submitted_at", "last_updated", "doi")):
             if title and title not in titles[paper_id]:
                 titles[paper_id].append(title)

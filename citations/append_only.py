@@ -1,0 +1,102 @@
+"""PostgreSQL triggers that keep every observation table append-only, TRUNCATE included.
+
+Rows are added, never changed or deleted: a revision is a new row, so a record built as of a
+time prints the same bytes forever. Three row-level exceptions, each the narrowest the code
+needs, are spelled out in their own functions below; one setting lets an operator's audited
+purge delete (citations/purge.py, `SET LOCAL pith.purge = 'on'` in the purge's transaction);
+and test databases set `pith.test_database` so the test runner may empty them between tests.
+SQLite has no such triggers; the code paths are the same there, the database just does not
+stand guard.
+"""
+
+APPEND_ONLY_TABLES = [
+    "papers", "paper_snapshots", "paper_versions", "reference_extractions", "paper_references",
+    "paper_reference_links", "cited_works", "scholarly_work_events", "retraction_status_cache",
+    "retraction_status_cache_events", "standing_source_syncs", "external_citation_measurements",
+    "curation_overrides", "observation_purges",
+]
+
+# Updates that are allowed, by table: the function that decides.
+UPDATE_RULES = {
+    # A sync is recorded as it starts and finished once: a running row may become succeeded or
+    # failed; a finished one never changes.
+    "standing_source_syncs": """
+        IF OLD.status = 'running' AND NEW.source = OLD.source AND NEW.started_at = OLD.started_at THEN
+            RETURN NEW;
+        END IF;""",
+    # Everything read from v1 records for one version and source is one set, as old as its oldest
+    # reference: a later record holding older references moves the set's time back, nothing else.
+    "reference_extractions": """
+        IF OLD.origin = 'record_import' AND NEW.observed_at < OLD.observed_at
+           AND (NEW.paper_version_id, NEW.source, NEW.origin, NEW.content_digest)
+               IS NOT DISTINCT FROM (OLD.paper_version_id, OLD.source, OLD.origin, OLD.content_digest) THEN
+            RETURN NEW;
+        END IF;""",
+    # A work read from a record that named a paper by arXiv id only is adopted by the held paper
+    # once it arrives: its paper is filled, nothing else.
+    "cited_works": """
+        IF OLD.paper_id IS NULL AND NEW.paper_id IS NOT NULL
+           AND (NEW.doi, NEW.arxiv_id, NEW.title, NEW.year, NEW.venue, NEW.metadata_source, NEW.snapshot_observed_at)
+               IS NOT DISTINCT FROM
+               (OLD.doi, OLD.arxiv_id, OLD.title, OLD.year, OLD.venue, OLD.metadata_source, OLD.snapshot_observed_at) THEN
+            RETURN NEW;
+        END IF;""",
+}
+
+REFUSE = """
+        RAISE EXCEPTION USING ERRCODE = 'raise_exception',
+            MESSAGE = TG_TABLE_NAME || ' is append-only: rows are added, never changed or deleted (' || TG_OP || ')';"""
+
+GENERIC = """
+CREATE OR REPLACE FUNCTION pith_append_only() RETURNS trigger AS $$
+BEGIN
+    IF TG_OP <> 'UPDATE' AND current_setting('pith.purge', true) = 'on' THEN
+        IF TG_LEVEL = 'ROW' THEN RETURN OLD; END IF;
+        RETURN NULL;
+    END IF;
+    IF TG_OP = 'TRUNCATE' AND current_setting('pith.test_database', true) = 'on' THEN
+        RETURN NULL;
+    END IF;""" + REFUSE + """
+END $$ LANGUAGE plpgsql"""
+
+
+def _update_function(table: str) -> str:
+    return f"""
+CREATE OR REPLACE FUNCTION pith_append_only_{table}() RETURNS trigger AS $$
+BEGIN{UPDATE_RULES[table]}{REFUSE}
+END $$ LANGUAGE plpgsql"""
+
+
+def install(schema_editor) -> None:
+    """Create (or replace) the functions and triggers on every append-only table."""
+    if schema_editor.connection.vendor != "postgresql":
+        return
+    execute = lambda sql: schema_editor.execute(sql, params=None)   # noqa: E731 - '%' is PL/pgSQL's here
+    execute(GENERIC)
+    for table in UPDATE_RULES:
+        execute(_update_function(table))
+    for table in APPEND_ONLY_TABLES:
+        update_function = f"pith_append_only_{table}" if table in UPDATE_RULES else "pith_append_only"
+        execute(f"DROP TRIGGER IF EXISTS {table}_append_only ON {table}")
+        execute(f"DROP TRIGGER IF EXISTS {table}_append_only_update ON {table}")
+        execute(f"DROP TRIGGER IF EXISTS {table}_append_only_truncate ON {table}")
+        execute(f"CREATE TRIGGER {table}_append_only BEFORE DELETE ON {table} "
+                f"FOR EACH ROW EXECUTE FUNCTION pith_append_only()")
+        execute(f"CREATE TRIGGER {table}_append_only_update BEFORE UPDATE ON {table} "
+                f"FOR EACH ROW EXECUTE FUNCTION {update_function}()")
+        execute(f"CREATE TRIGGER {table}_append_only_truncate BEFORE TRUNCATE ON {table} "
+                f"FOR EACH STATEMENT EXECUTE FUNCTION pith_append_only()")
+
+
+def uninstall(schema_editor) -> None:
+    if schema_editor.connection.vendor != "postgresql":
+        return
+    for table in APPEND_ONLY_TABLES:
+        for suffix in ("", "_update", "_truncate"):
+            schema_editor.execute(f"DROP TRIGGER IF EXISTS {table}_append_only{suffix} ON {table}")
+    for table in UPDATE_RULES:
+        schema_editor.execute(f"DROP FUNCTION IF EXISTS pith_append_only_{table}()")
+    # Back to what curation's migration 0002 had: three tables guarded against UPDATE and DELETE.
+    for table in ("curation_overrides", "paper_references", "paper_reference_links"):
+        schema_editor.execute(f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+                              f"FOR EACH ROW EXECUTE FUNCTION pith_append_only()")

@@ -1,0 +1,95 @@
+"""Observations are only ever added: PostgreSQL refuses UPDATE, DELETE and TRUNCATE on every observation
+table, and an operator's audited purge is the one way out."""
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+from django.db import DatabaseError, connection, transaction
+
+from citations.append_only import APPEND_ONLY_TABLES
+from citations.models import ObservationPurge, PaperReference, PaperReferenceLink, ReferenceExtraction
+from citations.purge import PurgeRefused, purge_references
+from curation.models import Override
+
+
+def refused(sql: str) -> str:
+    with pytest.raises(DatabaseError) as error, transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql)
+    return str(error.value)
+
+
+@pytest.mark.postgresql
+@pytest.mark.parametrize("table", APPEND_ONLY_TABLES)
+def test_every_observation_table_refuses_update_delete_and_truncate(seeds, table):
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*) FROM {table}")
+        rows = cursor.fetchone()[0]
+    if rows:        # row triggers fire only on rows; the seeds fill all but a few tables
+        assert "append-only" in refused(f"UPDATE {table} SET id = id")
+        assert "append-only" in refused(f"DELETE FROM {table}")
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")   # the seeds' deferred checks, before a TRUNCATE
+        cursor.execute("SET LOCAL pith.test_database = 'off'")    # as in production
+        assert "append-only" in refused(f"TRUNCATE {table} CASCADE")
+
+
+@pytest.mark.postgresql
+def test_truncating_papers_with_cascade_is_refused_and_nothing_is_lost(seeds):
+    held = PaperReference.objects.count()
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("SET LOCAL pith.test_database = 'off'")
+        assert "append-only" in refused("TRUNCATE papers CASCADE")
+    assert PaperReference.objects.count() == held
+
+
+@pytest.mark.postgresql
+def test_a_finished_sync_is_never_changed_but_a_running_one_may_finish(seeds):
+    assert "append-only" in refused("UPDATE standing_source_syncs SET error = 'x' WHERE status = 'succeeded'")
+
+
+@pytest.fixture
+def operator(db):
+    return User.objects.create_user("ops", is_staff=True)
+
+
+def test_a_purge_removes_a_papers_reference_lists_and_keeps_an_audit_entry(seeds, operator):
+    paper_refs = PaperReference.objects.filter(extraction__paper_version__paper__arxiv_id="2509.11076")
+    count = paper_refs.count()
+    others = PaperReference.objects.count() - count
+    entry = purge_references(arxiv_id="2509.11076", reason="takedown request from the authors", operator=operator)
+    assert not paper_refs.exists() and PaperReference.objects.count() == others
+    assert entry.counts["paper_references"] == count and entry.counts["paper_reference_links"] >= count
+    assert ObservationPurge.objects.get().reason == "takedown request from the authors"
+    assert not ReferenceExtraction.objects.filter(paper_version__paper__arxiv_id="2509.11076").exists()
+
+
+def test_a_purge_also_removes_the_curation_entries_of_those_references(seeds, operator):
+    from curation.groups import curators_group
+    from curation.services import apply_override, withdraw_override
+
+    curator = User.objects.create_user("ada", is_staff=True)
+    curator.groups.add(curators_group())
+    reference = PaperReference.objects.get(extraction__paper_version__paper__arxiv_id="2509.11076",
+                                           reference_index=5)
+    entry = apply_override(reference_id=reference.pk, field="title", value="A title", reason="checked",
+                           curator=curator, expected_revision=0)
+    withdraw_override(override_id=entry.pk, reason="checked again", curator=curator, expected_revision=entry.pk)
+    purged = purge_references(arxiv_id="2509.11076", reason="takedown request from the authors", operator=operator)
+    assert purged.counts["curation_overrides"] == 2 and not Override.objects.exists()
+
+
+def test_a_purge_needs_a_reason_and_a_staff_operator(seeds, operator):
+    with pytest.raises(PurgeRefused, match="say why"):
+        purge_references(arxiv_id="2509.11076", reason="", operator=operator)
+    with pytest.raises(PurgeRefused, match="staff"):
+        purge_references(arxiv_id="2509.11076", reason="takedown request from the authors",
+                         operator=User.objects.create_user("someone"))
+    assert PaperReferenceLink.objects.exists() and not ObservationPurge.objects.exists()
+
+
+def test_the_purge_command_asks_for_yes_first(seeds, operator):
+    with pytest.raises(CommandError, match="--yes"):
+        call_command("purge_references", "2509.11076", "--reason", "takedown request", "--operator", "ops")
+    assert not ObservationPurge.objects.exists()
+    call_command("purge_references", "2509.11076", "--reason", "takedown request", "--operator", "ops", "--yes")
+    assert ObservationPurge.objects.count() == 1
