@@ -153,3 +153,16 @@ def test_a_succeeded_job_is_not_requeued():
 def test_redelivery_after_a_dead_worker_takes_minutes_not_an_hour(settings):
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] <= 600
     assert settings.CELERY_BEAT_SCHEDULE["sweep-jobs"]["schedule"] <= 60
+
+
+@pytest.mark.django_db(transaction=True)      # the command commits, and sends after its commit
+def test_the_jobs_command_requeues_a_failed_job_and_sweeps(capsys):
+    job = Job.objects.create(kind="citations.check_standing", task_name="citations.check_standing",
+                             celery_task_id="cmd-1", arguments={"args": [], "kwargs": {}}, total_chunks=1,
+                             state=JobState.FAILED, error="worker lost")
+    call_command("jobs", "--requeue", str(job.pk))
+    assert f"job #{job.pk} citations.check_standing: succeeded" in capsys.readouterr().out
+    call_command("jobs", "--sweep")
+    assert capsys.readouterr().out.strip() == "sweep: nothing due"
+    with pytest.raises(Exception, match="no job #999"):
+        call_command("jobs", "--requeue", "999")

@@ -4,14 +4,27 @@ from citations.models import Job, JobState
 
 
 class Command(BaseCommand):
-    help = "List background jobs (newest first), or show one with its chunks."
+    help = ("List background jobs (newest first), or show one with its chunks; --requeue ID sends a failed or "
+            "stuck job again, --sweep sends every job the broker refused, lost, or whose worker died.")
 
     def add_arguments(self, parser):
         parser.add_argument("job", nargs="?", type=int, metavar="JOB_ID")
+        parser.add_argument("--requeue", type=int, metavar="JOB_ID", help="Queue a failed or stuck job again.")
+        parser.add_argument("--sweep", action="store_true",
+                            help="Send again what is due (what Celery beat does every minute).")
         parser.add_argument("--state", choices=JobState.values)
         parser.add_argument("--limit", type=int, default=20)
 
-    def handle(self, *args, job=None, state=None, limit=20, **options):
+    def handle(self, *args, job=None, state=None, limit=20, requeue=None, sweep=False, **options):
+        if requeue is not None:
+            return self._requeue(requeue)
+        if sweep:
+            from citations.dispatch import sweep_jobs
+
+            counts = sweep_jobs()
+            self.stdout.write("sweep: " + (", ".join(f"{n} {what.replace('_', ' ')}" for what, n in sorted(counts.items()))
+                                           or "nothing due"))
+            return
         if job is not None:
             return self._show(job)
         jobs = Job.objects.order_by("-id")
@@ -45,3 +58,16 @@ class Command(BaseCommand):
         for chunk in job.chunks.order_by("index"):
             self.stdout.write(f"  chunk {chunk.index}: {'done' if chunk.done else 'pending'}, attempts {chunk.attempts}, "
                               f"{chunk.counts.get('references', '?')} references")
+
+    def _requeue(self, job_id):
+        from citations.dispatch import requeue_job
+
+        try:
+            job = requeue_job(job_id=job_id)
+        except Job.DoesNotExist:
+            raise CommandError(f"no job #{job_id}") from None
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        sent = "sent to the workers" if job.dispatched_at or job.state != JobState.QUEUED else \
+            "recorded; the broker did not answer, the sweep will send it"
+        self.stdout.write(f"job #{job.pk} {job.kind}: {job.state}, {sent}")

@@ -33,6 +33,9 @@ class Command(BaseCommand):
                 resolve_chunk.apply(args=[chunk_id], throw=True)
         else:
             enqueue_job(job)
+            if job.chunks.filter(done=False, dispatched_at=None).exists():
+                raise CommandError(f"job #{job.pk} is recorded, but the broker did not take it; the sweep sends it "
+                                   f"when the broker answers (follow it with: python manage.py jobs {job.pk})")
             if no_wait:
                 self.stdout.write(f"enqueued; follow it with: python manage.py jobs {job.pk}")
                 return
