@@ -11,22 +11,24 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from pith.env import env_bool, env_float, env_int, env_list, env_str
+from pith.env import (HOST_FORMAT, LOG_LEVELS, ORIGIN_FORMAT, env_bool, env_choice, env_float, env_int, env_list,
+                      env_path, env_rate, env_str, env_url, is_host_pattern, is_origin)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(env_str("PITH_VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR = Path(env_path("PITH_VAR_DIR", str(BASE_DIR / "var"), directory=True))
 
 DEBUG = env_bool("DEBUG", False)
 # The embedded default key is for a laptop only; `manage.py check --deploy` flags it.
 SECRET_KEY = env_str("SECRET_KEY", "django-insecure-pith-development-key-set-SECRET_KEY-in-production")
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"],
+                         valid=is_host_pattern, expected=HOST_FORMAT)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [], valid=is_origin, expected=ORIGIN_FORMAT)
 
 # Behind TLS (HTTPS=1): secure cookies, redirects to https, and HSTS once HSTS_SECONDS is set.
 HTTPS = env_bool("HTTPS", False)
 SECURE_SSL_REDIRECT = SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
-SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 0)
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 0, minimum=0)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
@@ -79,24 +81,33 @@ TEMPLATES = [
 
 def _database_from_env() -> dict:
     url = env_str("DATABASE_URL")
+    conn_max_age = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
+    # A persistent connection the server dropped (pg_terminate_backend, a failover, an idle timeout)
+    # is tested before a request first uses it and replaced, instead of failing that request.
+    conn_health_checks = env_bool("DATABASE_CONN_HEALTH_CHECKS", True)
+    test_name = env_str("DATABASE_TEST_NAME")
+    if test_name is not None and (len(test_name.encode()) > 63 or "\0" in test_name):
+        raise ImproperlyConfigured(f"DATABASE_TEST_NAME={test_name!r} is malformed: expected a PostgreSQL "
+                                   "database name of at most 63 bytes.")
+    server_side_binding = env_bool("DATABASE_SERVER_SIDE_BINDING", True)
+    threshold = env_int("DATABASE_PREPARE_THRESHOLD", 5, minimum=0)
     if url is None:
         VAR_DIR.mkdir(parents=True, exist_ok=True)
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "pith.sqlite3"}
     try:
-        config = dj_database_url.parse(url, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))
+        config = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=conn_health_checks)
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {error}") from None
     if config["ENGINE"] not in ("django.db.backends.postgresql", "django.db.backends.sqlite3"):
         raise ImproperlyConfigured(f"DATABASE_URL names {config['ENGINE']}; Pith runs on PostgreSQL or SQLite")
     if config["ENGINE"] == "django.db.backends.postgresql":
-        config.setdefault("TEST", {})["NAME"] = env_str("DATABASE_TEST_NAME")
+        config.setdefault("TEST", {})["NAME"] = test_name
         # Server-side binding plus a prepare threshold let psycopg prepare the statements a
         # connection runs often (the record's six), so PostgreSQL stops planning them on every
         # page: it halves a record's database time. Behind a transaction-pooling pgbouncer, set
         # DATABASE_PREPARE_THRESHOLD=0 to turn preparing off.
         options = config.setdefault("OPTIONS", {})
-        options.setdefault("server_side_binding", env_bool("DATABASE_SERVER_SIDE_BINDING", True))
-        threshold = env_int("DATABASE_PREPARE_THRESHOLD", 5)
+        options.setdefault("server_side_binding", server_side_binding)
         options.setdefault("prepare_threshold", threshold if threshold > 0 else None)
     return config
 
@@ -126,7 +137,7 @@ except OSError:  # a read-only deployment collects static files elsewhere
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
 
 # Request bodies larger than this are refused with 413 before a view reads them.
-DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1)
 
 LOGIN_URL = "admin:login"
 
@@ -135,7 +146,8 @@ LOGIN_URL = "admin:login"
 # one cache (the production shape, so an override invalidates records everywhere at once); without
 # it, each process keeps its own. django-redis, because it keeps its client between calls (Django's
 # own Redis backend builds one per call: 0.66 ms against 0.09 ms for a record's counter lookup).
-REDIS_CACHE_URL = env_str("REDIS_CACHE_URL")
+REDIS_CACHE_URL = env_url("REDIS_CACHE_URL", ("redis", "rediss", "unix"))
+LOCAL_CACHE_ENTRIES = env_int("LOCAL_CACHE_ENTRIES", 5000, minimum=1)   # without REDIS_CACHE_URL
 CACHES = {
     "default": (
         {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_CACHE_URL,
@@ -144,12 +156,12 @@ CACHES = {
          "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.5, "IGNORE_EXCEPTIONS": True}}
         if REDIS_CACHE_URL else
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pith",
-         "OPTIONS": {"MAX_ENTRIES": env_int("LOCAL_CACHE_ENTRIES", 5000)}}
+         "OPTIONS": {"MAX_ENTRIES": LOCAL_CACHE_ENTRIES}}
     )
 }
-RECORD_CACHE_SECONDS = env_int("RECORD_CACHE_SECONDS", 3600)
+RECORD_CACHE_SECONDS = env_int("RECORD_CACHE_SECONDS", 3600, minimum=1)
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True    # an outage is logged, not silent
-RECORD_LOCAL_ENTRIES = env_int("RECORD_LOCAL_ENTRIES", 2000)     # bodies kept in each process
+RECORD_LOCAL_ENTRIES = env_int("RECORD_LOCAL_ENTRIES", 2000, minimum=1)     # bodies kept in each process
 
 # --- REST API -----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -164,8 +176,12 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["citations.api.throttles.AnonThrottle", "citations.api.throttles.UserThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"anon": env_str("API_ANON_RATE", "120/minute"),
-                               "user": env_str("API_USER_RATE", "1200/minute")},
+    "DEFAULT_THROTTLE_RATES": {"anon": env_rate("API_ANON_RATE", "120/minute"),
+                               "user": env_rate("API_USER_RATE", "1200/minute")},
+    # Throttles identify a client by REMOTE_ADDR, or, behind TRUSTED_PROXIES proxies that each append
+    # to X-Forwarded-For, by the address the nearest of them saw. Left unset, DRF would believe any
+    # X-Forwarded-For a client sends, and a new one per request escapes the anonymous rate.
+    "NUM_PROXIES": env_int("TRUSTED_PROXIES", 0, minimum=0),
     "EXCEPTION_HANDLER": "citations.api.errors.json_errors",
     "NON_FIELD_ERRORS_KEY": "record",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -184,13 +200,13 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery -------------------------------------------------------------------
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
+CELERY_BROKER_URL = env_url("CELERY_BROKER_URL", ("redis", "rediss", "amqp", "memory"))
 # With no broker configured, tasks run in the calling process: the embedded default.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", CELERY_BROKER_URL is None)
 CELERY_TASK_EAGER_PROPAGATES = True
 if CELERY_BROKER_URL is None:
     CELERY_BROKER_URL = "memory://localhost/"   # a host named, so kombu does not warn on every eager call
-CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND")
+CELERY_RESULT_BACKEND = env_url("CELERY_RESULT_BACKEND", ("redis", "rediss"))
 CELERY_TASK_ACKS_LATE = True               # a task whose worker dies is redelivered...
 CELERY_TASK_REJECT_ON_WORKER_LOST = True   # ...instead of being acknowledged as done
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -199,32 +215,34 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # A message whose worker died unacknowledged goes back to the queue once visibility_timeout has
 # passed; Redis workers look for such messages every interval x throttle seconds.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300),   # a dead worker's task is back in 5 min
-    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
-    "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
+    # a dead worker's task is back in 5 min
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=1),
+    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10, minimum=1),
+    "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10, minimum=1),
 }
 
 # Celery beat re-reads the standing sources daily, from files the operator's downloader keeps
 # current (this service itself fetches nothing): set their paths to schedule them.
+STANDING_SYNC_HOUR = env_int("STANDING_SYNC_HOUR", 6, minimum=0, maximum=23)   # UTC
 CELERY_BEAT_SCHEDULE = {
     f"sync-{source}": {
         "task": "citations.sync_standing_source",
-        "schedule": crontab(hour=env_int("STANDING_SYNC_HOUR", 6), minute=30 if source == "crossref" else 0),
+        "schedule": crontab(hour=STANDING_SYNC_HOUR, minute=30 if source == "crossref" else 0),
         "args": (source, path),
     }
-    for source, path in (("retraction_watch", env_str("STANDING_RETRACTION_WATCH_FILE")),
-                         ("crossref", env_str("STANDING_CROSSREF_FILE")))
+    for source, path in (("retraction_watch", env_path("STANDING_RETRACTION_WATCH_FILE", directory=False)),
+                         ("crossref", env_path("STANDING_CROSSREF_FILE", directory=False)))
     if path
 }
 
 # Seconds resolution workers wait between batches of 200 references: 0 runs flat out.
-RESOLUTION_PAUSE_SECONDS = env_float("RESOLUTION_PAUSE_SECONDS", 0.0)
+RESOLUTION_PAUSE_SECONDS = env_float("RESOLUTION_PAUSE_SECONDS", 0.0, minimum=0)
 
 # Durable dispatch (citations/dispatch.py): a job the broker never took, lost, or whose worker died
 # is sent again by the sweep, which Celery beat runs every minute.
-JOB_REQUEUE_SECONDS = env_int("JOB_REQUEUE_SECONDS", 120)     # sent but not started: send again
-JOB_STALE_SECONDS = env_int("JOB_STALE_SECONDS", 900)         # started but silent: send again
-JOB_MAX_DISPATCHES = env_int("JOB_MAX_DISPATCHES", 6)         # then fail it, for an operator
+JOB_REQUEUE_SECONDS = env_int("JOB_REQUEUE_SECONDS", 120, minimum=1)     # sent but not started: send again
+JOB_STALE_SECONDS = env_int("JOB_STALE_SECONDS", 900, minimum=1)         # started but silent: send again
+JOB_MAX_DISPATCHES = env_int("JOB_MAX_DISPATCHES", 6, minimum=1)         # then fail it, for an operator
 # A write must not hang on a dead broker: a few quick tries, then the job waits for the sweep.
 DISPATCH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
@@ -234,5 +252,5 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "WARNING", LOG_LEVELS)},
 }
