@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import re
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -34,11 +35,20 @@ from citations.models.references import ExtractionOrigin
 from citations.record_cache import records_changed, records_of_papers_changed
 from citations.resolution.index import index_paper_titles
 from citations.resolution.parser import PARSER_NAME, parse_reference
+from citations.validation import OutOfRange, checked_time, clean_text, parse_time
 
 METADATA_BATCH = 1000
 MAX_LINE_BYTES = 4 * 1024 * 1024
 MAX_REFERENCES = 5000
+MAX_VERSION = 1000
+MAX_REASONS = 100          # distinct rejection reasons kept apart; the rest are counted together
+OTHER_REASONS = f"other reasons (only the first {MAX_REASONS} reasons are told apart)"
 REFERENCE_SOURCES = ("pdf_text", "latex", "grobid", "crossref")
+# What a damaged input file raises while it is read: not gzip, ends early, corrupt inside.
+FILE_ERRORS = (OSError, EOFError, zlib.error)
+# What a database raises for a row it will not store; a driver refuses text it cannot encode
+# before the database sees it.
+DATABASE_REFUSALS = (DatabaseError, UnicodeEncodeError)
 
 
 class RejectedLine(ValueError):
@@ -54,8 +64,22 @@ class IngestReport:
     examples: dict[str, int] = field(default_factory=dict)   # reason -> first line number
 
     def reject(self, line_number: int, reason: str) -> None:
+        if reason not in self.rejected and len(self.rejected) >= MAX_REASONS:
+            reason = OTHER_REASONS      # reasons that name values must not grow without bound
         self.rejected[reason] += 1
-        self.examples.setdefault(reason, line_number)
+        self.examples[reason] = min(self.examples.get(reason, line_number), line_number)
+
+    def merge(self, other: "IngestReport") -> None:
+        """Add the outcome of a part of the input (a batch written) to this report."""
+        self.created.update(other.created)
+        self.unchanged += other.unchanged
+        for reason, count in other.rejected.items():
+            for _ in range(count):
+                self.reject(other.examples[reason], reason)
+
+    @property
+    def rejected_lines(self) -> int:
+        return sum(self.rejected.values())
 
     def as_json(self) -> dict:
         return {"lines": self.lines, "created": dict(self.created), "unchanged": self.unchanged,
@@ -68,7 +92,23 @@ def open_lines(path: str | Path) -> tuple[Iterator[bytes], Callable[[], int], in
     size = Path(path).stat().st_size
     magic = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
     stream = gzip.GzipFile(fileobj=raw) if magic == b"\x1f\x8b" else raw
-    return iter(stream), raw.tell, size
+    return _bounded_lines(stream), raw.tell, size
+
+
+def _bounded_lines(stream) -> Iterator[bytes]:
+    """The stream's lines; of a line longer than MAX_LINE_BYTES only its first MAX_LINE_BYTES + 1 bytes
+    (enough to reject it), so memory stays flat however long a line is."""
+    while line := stream.readline(MAX_LINE_BYTES + 1):
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while (rest := stream.readline(1024 * 1024)) and not rest.endswith(b"\n"):
+                pass
+        yield line
+
+
+def database_refusal(error: Exception) -> str:
+    """The reason counted for a line the database refused: the first line of its message."""
+    first = (str(error).splitlines() or [type(error).__name__])[0]
+    return f"the database refused it: {first[:120]}"
 
 
 def _json_lines(lines: Iterable[bytes], report: IngestReport) -> Iterator[tuple[int, dict]]:
@@ -114,32 +154,95 @@ class _Metadata:
         }
 
 
+PRIMARY_CATEGORY_LENGTH = PaperSnapshot._meta.get_field("primary_category").max_length
+CATEGORIES_LENGTH = PaperSnapshot._meta.get_field("categories").max_length
+DOI_LENGTH = PaperSnapshot._meta.get_field("doi").max_length
+_VERSION = re.compile(r"v?([0-9]{1,4})")         # ASCII digits: int() would read any script's
+
+
 def _metadata(value: dict) -> _Metadata:
+    """Every field of one line checked as it will be stored; RejectedLine names the first problem."""
+    arxiv_id = value.get("id")
     try:
-        arxiv_id = parse_arxiv_id(str(value.get("id", ""))).id
+        # Text only: a number (2501.00010) would lose its trailing zeros and name another paper.
+        arxiv_id = parse_arxiv_id(arxiv_id if isinstance(arxiv_id, str) else "").id
     except InvalidArxivId:
         raise RejectedLine("no valid arXiv id") from None
-    title = " ".join(str(value.get("title") or "").split())
+    title = _stored_text(value, "title")
     if not title:
         raise RejectedLine("no title")
-    versions = []
-    for entry in value.get("versions") or []:
+    primary_category, categories = _checked_categories(_stored_text(value, "categories", max_length=CATEGORIES_LENGTH))
+    doi = _stored_text(value, "doi", max_length=DOI_LENGTH, spaced=False).lower() or None
+    return _Metadata(arxiv_id, title, _stored_text(value, "authors"), _versions(value), primary_category, categories,
+                     doi, _stored_text(value, "journal-ref") or None)
+
+
+def _stored_text(value: dict, key: str, *, max_length: int | None = None, spaced: bool = True) -> str:
+    """The field as it will be stored, whitespace runs made single spaces ("" when absent or null)."""
+    field = value.get(key)
+    if field is None:
+        return ""
+    try:
+        text = clean_text(field, what=key)
+        text = " ".join(text.split()) if spaced else text.strip()
+        return clean_text(text, what=key, max_length=max_length)
+    except OutOfRange as error:
+        raise RejectedLine(str(error)) from None
+
+
+def _checked_categories(categories: str) -> tuple[str | None, str]:
+    """The primary category (the first listed) and all of them, when the primary fits its column."""
+    primary = categories.split()[0] if categories else None
+    if primary is not None:
         try:
-            number = int(str(entry["version"]).lstrip("v"))
-            created = parsedate_to_datetime(entry["created"])
-        except (KeyError, TypeError, ValueError):
-            raise RejectedLine("a version without a number or a date") from None
-        if created.tzinfo is None:
-            created = created.replace(tzinfo=UTC)
-        versions.append((number, created))
-    if not versions:
+            clean_text(primary, what="the primary category (the first of categories)", max_length=PRIMARY_CATEGORY_LENGTH)
+        except OutOfRange as error:
+            raise RejectedLine(str(error)) from None
+    return primary, categories
+
+
+def _versions(value: dict) -> tuple[tuple[int, datetime], ...]:
+    """(number, created) of every version, in order; each number once."""
+    entries = value.get("versions")
+    if not entries:
         raise RejectedLine("no versions")
-    versions.sort()
-    categories = " ".join(str(value.get("categories") or "").split())
-    doi = str(value["doi"]).strip().lower() if value.get("doi") else None
-    journal_ref = " ".join(str(value["journal-ref"]).split()) if value.get("journal-ref") else None
-    return _Metadata(arxiv_id, title, " ".join(str(value.get("authors") or "").split()), tuple(versions),
-                     categories.split()[0] if categories else None, categories, doi, journal_ref)
+    if not isinstance(entries, list):
+        raise RejectedLine("versions is not a list")
+    versions: dict[int, datetime] = {}
+    for entry in entries:
+        number, created = _version(entry)
+        if number in versions:
+            raise RejectedLine(f"version {number} appears twice")
+        versions[number] = created
+    return tuple(sorted(versions.items()))
+
+
+def _version(entry) -> tuple[int, datetime]:
+    if not isinstance(entry, dict) or "version" not in entry or not isinstance(entry.get("created"), str):
+        raise RejectedLine("a version without a number or a date")
+    number = _version_number(entry["version"])
+    try:
+        created = parsedate_to_datetime(entry["created"])
+    except (TypeError, ValueError, IndexError, OverflowError):
+        raise RejectedLine("a version without a number or a date") from None
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)
+    try:
+        # When arXiv received a version is an observation: in the stored range, not in the future.
+        return number, checked_time(created, what=f"version {number} created", observation=True)
+    except OutOfRange as error:
+        raise RejectedLine(str(error)) from None
+
+
+def _version_number(written) -> int:
+    """"v2" (or 2) is 2; a version column holds 1 to MAX_VERSION."""
+    if isinstance(written, int) and not isinstance(written, bool):
+        written = str(written)
+    match = _VERSION.fullmatch(written) if isinstance(written, str) else None
+    number = int(match.group(1)) if match else 0
+    if not 1 <= number <= MAX_VERSION:
+        raise RejectedLine(f"a version number is not v1 to v{MAX_VERSION}")
+    return number
 
 
 def import_arxiv_metadata(lines: Iterable[bytes], *, observed_at: datetime | None = None,
@@ -147,9 +250,11 @@ def import_arxiv_metadata(lines: Iterable[bytes], *, observed_at: datetime | Non
     """Read arXiv metadata snapshot lines (the public JSON-lines layout) into papers and snapshots.
 
     A paper whose newest snapshot already says the same is left alone, so importing a file again
-    writes nothing; a changed title, version list or DOI becomes a new dated snapshot.
+    writes nothing; a changed title, version list or DOI becomes a new dated snapshot. A file naming
+    a paper twice keeps its first line. observed_at must be a past time in the stored range (a
+    snapshot "from 2999" would outrank every real one); OutOfRange says why when it is not.
     """
-    observed_at = observed_at or timezone.now()
+    observed_at = checked_time(observed_at or timezone.now(), what="observed_at", observation=True)
     report = IngestReport()
     batch: list[tuple[int, _Metadata]] = []
     for number, value in _json_lines(lines, report):
@@ -170,42 +275,72 @@ def import_arxiv_metadata(lines: Iterable[bytes], *, observed_at: datetime | Non
 
 
 def _write_metadata(batch: list[tuple[int, _Metadata]], observed_at: datetime, report: IngestReport) -> None:
-    latest: dict[str, _Metadata] = {}
-    line_of: dict[str, int] = {}
+    """Write a batch in one transaction. When the database refuses it (a line the checks let
+    through), write it again line by line, each in its own transaction, so only the line the
+    database refuses is rejected, with the database's reason, and every other line is kept."""
+    try:
+        report.merge(_write_metadata_batch(batch, observed_at))
+        return
+    except DATABASE_REFUSALS:
+        pass
     for number, metadata in batch:
-        latest[metadata.arxiv_id] = metadata     # a batch naming a paper twice: its last line wins
-        line_of[metadata.arxiv_id] = number
+        try:
+            report.merge(_write_metadata_batch([(number, metadata)], observed_at))
+        except DATABASE_REFUSALS as error:
+            report.reject(number, database_refusal(error))
+
+
+def _write_metadata_batch(batch: list[tuple[int, _Metadata]], observed_at: datetime) -> IngestReport:
+    """Write a batch whole or not at all; the report of what it did counts only once it is committed."""
+    outcome = IngestReport()
+    first: dict[str, tuple[int, _Metadata]] = {}
+    repeats: list[tuple[int, int, bool]] = []            # (line, line of the paper's first, same metadata)
+    for number, metadata in batch:
+        held_first = first.setdefault(metadata.arxiv_id, (number, metadata))
+        if held_first[0] != number:
+            repeats.append((number, held_first[0], held_first[1] == metadata))
+    verdicts: dict[int, str | None] = {}               # a first line -> why it was rejected (None: taken)
     with transaction.atomic():
-        existing = dict(Paper.objects.filter(arxiv_id__in=latest).values_list("arxiv_id", "id"))
-        new = [Paper(arxiv_id=a, first_seen_at=observed_at) for a in latest if a not in existing]
+        existing = dict(Paper.objects.filter(arxiv_id__in=first).values_list("arxiv_id", "id"))
+        new = [Paper(arxiv_id=a, first_seen_at=observed_at) for a in first if a not in existing]
         Paper.objects.bulk_create(new, ignore_conflicts=True)
-        report.created["papers"] += len(new)
-        ids = dict(Paper.objects.filter(arxiv_id__in=latest).values_list("arxiv_id", "id"))
+        outcome.created["papers"] += len(new)
+        ids = dict(Paper.objects.filter(arxiv_id__in=first).values_list("arxiv_id", "id"))
         newest: dict[int, PaperSnapshot] = {}
         for snapshot in PaperSnapshot.objects.filter(paper_id__in=ids.values()).order_by("paper_id", "-observed_at", "-revision"):
             newest.setdefault(snapshot.paper_id, snapshot)
         snapshots, versions = [], []
-        for arxiv_id, metadata in latest.items():
+        for arxiv_id, (number, metadata) in first.items():
             paper_id = ids[arxiv_id]
             facts = metadata.snapshot_facts()
             held = newest.get(paper_id)
+            verdicts[number] = None
             if held is not None and all(getattr(held, k) == v for k, v in facts.items()):
-                report.unchanged += 1
+                outcome.unchanged += 1
                 continue
             if held is not None and held.observed_at >= observed_at:
                 # Never write a snapshot older than one held; at the same time, this file named
                 # the paper twice with different metadata, and the first line stands.
-                report.reject(line_of[arxiv_id], "a paper named again with other metadata (the first line stands)"
-                              if held.observed_at == observed_at else "metadata older than the snapshot held")
+                verdicts[number] = ("a paper named again with other metadata (the first line stands)"
+                                    if held.observed_at == observed_at else "metadata older than the snapshot held")
+                outcome.reject(number, verdicts[number])
                 continue
             snapshots.append(PaperSnapshot(paper_id=paper_id, observed_at=observed_at, source="arxiv_metadata", **facts))
             versions += [PaperVersion(paper_id=paper_id, version=v, created_at=created) for v, created in metadata.versions]
         PaperSnapshot.objects.bulk_create(snapshots)
         PaperVersion.objects.bulk_create(versions, ignore_conflicts=True)
-        report.created["paper_snapshots"] += len(snapshots)
+        outcome.created["paper_snapshots"] += len(snapshots)
         if snapshots:
             records_changed()       # a paper's metadata shows in every record that names it
         index_paper_titles(paper_ids=[s.paper_id for s in snapshots])
+    for number, first_number, same in repeats:
+        # A paper named again in the same batch: the first line stands, as across batches.
+        reason = verdicts[first_number] if same else "a paper named again with other metadata (the first line stands)"
+        if reason is None:
+            outcome.unchanged += 1
+        else:
+            outcome.reject(number, reason)
+    return outcome
 
 
 # --- reference lists ----------------------------------------------------------------------------------
@@ -226,12 +361,14 @@ class ReferenceList:
 
 def reference_list(value: dict) -> ReferenceList:
     """Validate one line of `ingest_references` input; raise RejectedLine naming the problem."""
+    arxiv_id = value.get("arxiv_id")
     try:
-        arxiv_id = parse_arxiv_id(str(value.get("arxiv_id", ""))).id
+        # Text only: a number (2501.00010) would lose its trailing zeros and name another paper.
+        arxiv_id = parse_arxiv_id(arxiv_id if isinstance(arxiv_id, str) else "").id
     except InvalidArxivId:
         raise RejectedLine("no valid arxiv_id") from None
     version = value.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= 1000:
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= MAX_VERSION:
         raise RejectedLine("version is not a positive integer")
     source = value.get("source", "pdf_text")
     if source not in REFERENCE_SOURCES:
@@ -241,19 +378,29 @@ def reference_list(value: dict) -> ReferenceList:
         raise RejectedLine("references is not a non-empty list")
     if len(references) > MAX_REFERENCES:
         raise RejectedLine(f"more than {MAX_REFERENCES} references")
-    parsed = []
+    parsed, indexes = [], set()
     for item in references:
-        if not isinstance(item, dict):
-            raise RejectedLine("a reference is not an object")
-        index, raw = item.get("index"), item.get("raw")
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= 2_147_483_647:
-            raise RejectedLine("a reference index is not a non-negative integer")
-        if not isinstance(raw, str) or not raw.strip() or len(raw) > 10_000:
-            raise RejectedLine("a reference's raw text is empty or longer than 10,000 characters")
-        if "\x00" in raw:
-            raise RejectedLine("a reference's raw text holds a NUL character")
+        index, raw = _reference(item)
+        if index in indexes:
+            raise RejectedLine(f"reference index {index} appears twice")
+        indexes.add(index)
         parsed.append((index, raw))
     return ReferenceList(arxiv_id, version, source, tuple(parsed))
+
+
+def _reference(item) -> tuple[int, str]:
+    """(index, raw text) of one reference of a list, when both can be stored."""
+    if not isinstance(item, dict):
+        raise RejectedLine("a reference is not an object")
+    index, raw = item.get("index"), item.get("raw")
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= 2_147_483_647:
+        raise RejectedLine("a reference index is not a non-negative integer")
+    if not isinstance(raw, str) or not raw.strip() or len(raw) > 10_000:
+        raise RejectedLine("a reference's raw text is empty or longer than 10,000 characters")
+    try:
+        return index, clean_text(raw, what="a reference's raw text")
+    except OutOfRange as error:
+        raise RejectedLine(str(error)) from None
 
 
 def ingest_reference_list(item: ReferenceList, *, observed_at: datetime | None = None) -> tuple[str, list]:
@@ -308,8 +455,8 @@ def ingest_references(lines: Iterable[bytes], *, progress: Callable[[], None] | 
         except RejectedLine as error:
             report.reject(number, str(error))
             continue
-        except DatabaseError as error:
-            report.reject(number, f"the database refused it: {str(error).splitlines()[0][:120]}")
+        except DATABASE_REFUSALS as error:
+            report.reject(number, database_refusal(error))
             continue
         if outcome == "created":
             report.created["reference_lists"] += 1
@@ -337,51 +484,67 @@ def import_citation_counts(lines: Iterable[bytes]) -> IngestReport:
     Each line is one measurement of a held paper; the same measurement twice is one row, and counts
     of different sources are kept apart (a record never adds them up).
     """
-    from citations.models import CitationMeasurement
-    from citations.resolution.identifiers import normalise_doi
-
     report = IngestReport()
     for number, value in _json_lines(lines, report):
         try:
-            paper_id = _measured_paper(value, normalise_doi)
-            source = value.get("source")
-            if not isinstance(source, str) or not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", source):
-                raise RejectedLine("source is not a short lower-case name (e.g. semantic_scholar)")
-            count = value.get("count")
-            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 2_000_000_000:
-                raise RejectedLine("count is not a non-negative integer")
-            try:
-                observed_at = datetime.fromisoformat(str(value.get("observed_at")))
-            except ValueError:
-                raise RejectedLine("observed_at is not an ISO 8601 time") from None
-            if observed_at.tzinfo is None:
-                raise RejectedLine("observed_at has no time zone")
-            if observed_at > timezone.now():
-                raise RejectedLine("observed_at is in the future")
+            with transaction.atomic():          # a line the database refuses leaves nothing behind
+                outcome = _import_citation_count(value)
         except RejectedLine as error:
             report.reject(number, str(error))
             continue
-        measurement, created = CitationMeasurement.objects.get_or_create(
-            paper_id=paper_id, source=source, observed_at=observed_at, defaults={"count": count})
-        if created:
+        except DATABASE_REFUSALS as error:
+            report.reject(number, database_refusal(error))
+            continue
+        if outcome == "created":
             report.created["measurements"] += 1
-            records_of_papers_changed(paper_ids=[paper_id])
-        elif measurement.count != count:
-            report.reject(number, "a different count is held for this paper, source and time")
         else:
             report.unchanged += 1
     return report
 
 
+def _import_citation_count(value: dict) -> str:
+    """Store one measurement line: "created" or "unchanged"; RejectedLine says why it cannot be."""
+    from citations.models import CitationMeasurement
+    from citations.resolution.identifiers import normalise_doi
+
+    paper_id = _measured_paper(value, normalise_doi)
+    source = value.get("source")
+    if not isinstance(source, str) or not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", source):
+        raise RejectedLine("source is not a short lower-case name (e.g. semantic_scholar)")
+    count = value.get("count")
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 2_000_000_000:
+        raise RejectedLine("count is not a non-negative integer")
+    try:
+        observed_at = parse_time(value.get("observed_at"), what="observed_at", observation=True)
+    except OutOfRange as error:
+        raise RejectedLine(str(error)) from None
+    measurement, created = CitationMeasurement.objects.get_or_create(
+        paper_id=paper_id, source=source, observed_at=observed_at, defaults={"count": count})
+    if created:
+        records_of_papers_changed(paper_ids=[paper_id])
+        return "created"
+    if measurement.count != count:
+        raise RejectedLine("a different count is held for this paper, source and time")
+    return "unchanged"
+
+
 def _measured_paper(value: dict, normalise_doi) -> int:
     if value.get("arxiv_id"):
         try:
-            arxiv_id = parse_arxiv_id(str(value["arxiv_id"])).id
+            # Text only: a number (2501.00010) would lose its trailing zeros and name another paper.
+            arxiv_id = parse_arxiv_id(clean_text(value["arxiv_id"], what="arxiv_id")).id
+        except OutOfRange as error:
+            raise RejectedLine(str(error)) from None
         except InvalidArxivId:
             raise RejectedLine("arxiv_id is not a valid arXiv id") from None
         paper = Paper.objects.filter(arxiv_id=arxiv_id).values_list("id", flat=True).first()
     elif value.get("doi"):
-        doi = normalise_doi(str(value["doi"]))
+        try:
+            doi = normalise_doi(clean_text(value["doi"], what="doi"))
+            if doi is not None:
+                clean_text(doi, what="doi", max_length=DOI_LENGTH)    # longer: no column holds it
+        except OutOfRange as error:
+            raise RejectedLine(str(error)) from None
         if doi is None:
             raise RejectedLine("doi is not a DOI")
         if doi.startswith("10.48550/arxiv."):

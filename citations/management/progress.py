@@ -2,6 +2,7 @@
 import sys
 from contextlib import contextmanager
 
+from django.core.management.base import CommandError
 from tqdm import tqdm
 
 
@@ -22,3 +23,11 @@ def report_lines(command, report, *, noun: str) -> None:
                          f"{sum(report.rejected.values()):,} rejected")
     for reason, count in report.rejected.most_common():
         command.stdout.write(f"  rejected {count:,}: {reason} (first at line {report.examples[reason]:,})")
+
+
+def fail_if_rejected(report, *, done: str) -> None:
+    """After the report: a CommandError (exit status 1) when any line was rejected, so a script
+    sees that the file was not taken whole; `done` says what became of the others ("imported")."""
+    rejected = sum(report.rejected.values())
+    if rejected:
+        raise CommandError(f"{rejected:,} of {report.lines:,} lines rejected; the other lines were {done}")

@@ -31,26 +31,36 @@ _OLD = "|".join(sorted((re.escape(a).replace("\\-", r"\s?-\s?") for a in OLD_ARC
 _ARXIV_DOI = re.compile(r"10\.48550/arxiv\.(?P<id>[^\s,;)\]]+)", re.I)
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(?P<id>[^\s,;()\]]+?)(?:\.pdf)?(?=[\s,;()\]]|$)", re.I)
 _ARXIV_LABEL = re.compile(
-    rf"(?:arxiv|corr)(?:\s*preprint)?\s*(?:arxiv)?\s*[:.,]?\s*(?:abs/)?(?:[a-z-]+\.[A-Z]{{2}}/(?=\d{{4}}\.))?"
-    rf"(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?\s?/\s?\d{{5,8}}(?:v\d+)?"
-    r"|\d{4}\s?\.\s?\d{3,6}(?:v\d+)?)",
+    rf"(?:arxiv|corr)(?:\s*preprint)?\s*(?:arxiv)?\s*[:.,]?\s*(?:abs/)?(?:[a-z-]+\.[A-Z]{{2}}/(?=[0-9]{{4}}\.))?"
+    rf"(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?\s?/\s?[0-9]{{5,8}}(?:v[0-9]+)?"
+    r"|[0-9]{4}\s?\.\s?[0-9]{3,6}(?:v[0-9]+)?)",
     re.I,
 )
 # Bare ids without a label: only forms that cannot be much else (four digits after the dot only
 # when the reference speaks of arXiv somewhere).
-_ARXIV_BARE_NEW = re.compile(r"(?<![\w./-])(?P<id>\d{4}\s?\.\d{5}(?:v\d+)?)(?![\d/])")
-_ARXIV_BARE_NEW_4 = re.compile(r"(?<![\w./-])(?P<id>\d{4}\.\d{4}(?:v\d+)?)(?![\d/.])")
-_ARXIV_BARE_OLD = re.compile(rf"(?<![\w/])(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?/\d{{7}}(?:v\d+)?)(?!\d)")
-_DOI = re.compile(r"(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/[^\s,;\"<>\[\]]*)", re.I)
-_DOI_NO_SUFFIX = re.compile(r"(?:doi\s*[:.]?\s*|doi\.org/)(?P<doi>10\.\d{4,9}/?)(?=\s|$|[,;)])", re.I)
-_ARXIV_LABELLED = re.compile(r"\barxiv\s*:\s*(?P<id>[\w./-]*[\dX][\w./-]*)", re.I)
+_ARXIV_BARE_NEW = re.compile(r"(?<![\w./-])(?P<id>[0-9]{4}\s?\.[0-9]{5}(?:v[0-9]+)?)(?![0-9/])")
+_ARXIV_BARE_NEW_4 = re.compile(r"(?<![\w./-])(?P<id>[0-9]{4}\.[0-9]{4}(?:v[0-9]+)?)(?![0-9/.])")
+_ARXIV_BARE_OLD = re.compile(rf"(?<![\w/])(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?/[0-9]{{7}}(?:v[0-9]+)?)(?![0-9])")
+_DOI = re.compile(r"(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)?(?P<doi>10\.[0-9]{4,9}/[^\s,;\"<>\[\]]*)", re.I)
+_DOI_NO_SUFFIX = re.compile(r"(?:doi\s*[:.]?\s*|doi\.org/)(?P<doi>10\.[0-9]{4,9}/?)(?=\s|$|[,;)])", re.I)
+_ARXIV_LABELLED = re.compile(r"\barxiv\s*:\s*(?P<id>[\w./-]*[0-9X][\w./-]*)", re.I)
 _DOI_LABELLED = re.compile(r"\bdoi\s*[:.]\s*(?P<doi>[^\s,;]+)", re.I)
 _URL = re.compile(r"https?://[^\s<>\"]+|www\.[^\s<>\"]+", re.I)
 _TRAILING = ".,;:)]}>'\""
+# The columns a valid identifier is stored in (PaperReference.doi, .arxiv_id): one longer is
+# kept as malformed, never stored, so one odd reference cannot refuse its whole list.
+MAX_DOI_LENGTH = 255
+MAX_ARXIV_ID_LENGTH = 40
 
 
 def _arxiv(text: str, match: re.Match, group: str = "id") -> Identifier:
     written = re.sub(r"\s+", "", match.group(group)).rstrip(_TRAILING)
+    if not written.isascii():
+        # "2509.١١٠٧٦": digits of another script read as an id would never match a paper.
+        return Identifier("arxiv", written, False, match.group(0), match.span(), "not in ASCII digits and letters")
+    if len(written) > MAX_ARXIV_ID_LENGTH:
+        return Identifier("arxiv", written, False, match.group(0), match.span(),
+                          f"longer than {MAX_ARXIV_ID_LENGTH} characters, more than an arXiv id can be")
     try:
         parsed = parse_arxiv_id(written)
         return Identifier("arxiv", parsed.id, True, match.group(0), match.span())
@@ -102,12 +112,15 @@ def find_identifiers(text: str) -> list[Identifier]:
             continue
         if value.endswith("/") or "/" not in value or not value.split("/", 1)[1]:
             add(Identifier("doi", value, False, match.group(0), match.span(), "a DOI needs a suffix after the slash"))
+        elif len(value) > MAX_DOI_LENGTH:
+            add(Identifier("doi", value, False, match.group(0), match.span(),
+                           f"longer than {MAX_DOI_LENGTH} characters, more than Pith stores for a DOI"))
         else:
             add(Identifier("doi", value, True, match.group(0), match.span()))
     for match in _DOI_LABELLED.finditer(text):
         # Labelled as a DOI but not of a DOI's form (10.978.819252/12214).
         value = match.group("doi").rstrip(_TRAILING).lower()
-        if free(match.span()) and not re.match(r"^10\.\d{4,9}/\S+$", value):
+        if free(match.span()) and not re.match(r"^10\.[0-9]{4,9}/\S+$", value):
             add(Identifier("doi", value, False, match.group(0), match.span(), "not of the form 10.NNNN/suffix"))
     # Bare arXiv ids last, so the digits of a DOI or a labelled id are never read as one.
     for match in _ARXIV_BARE_OLD.finditer(text):
@@ -130,7 +143,7 @@ def normalise_doi(text: str) -> str | None:
     """A DOI from any of its spellings (doi:, https://doi.org/, case), or None if it is not one."""
     value = re.sub(r"^(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)", "", text.strip(), flags=re.I)
     value = _doi_value(value)
-    if not re.match(r"^10\.\d{4,9}/\S+$", value):
+    if not re.match(r"^10\.[0-9]{4,9}/\S+$", value):
         return None
     return value
 

@@ -43,10 +43,10 @@ class ParsedReference:
         return tuple(i for i in self.identifiers if not i.valid)
 
 
-_MARKER = re.compile(r"^\s*(?:\[\s*\d{1,4}\s*\]|\(\s*\d{1,4}\s*\)|\d{1,4}\s*[.)](?=\s)|\d{1,3}\s(?=[A-Z]))\s*")
+_MARKER = re.compile(r"^\s*(?:\[\s*[0-9]{1,4}\s*\]|\(\s*[0-9]{1,4}\s*\)|[0-9]{1,4}\s*[.)](?=\s)|[0-9]{1,3}\s(?=[A-Z]))\s*")
 # Not after a digit or "3." (a decimal), but after "et al ." a year is a year.
-_YEAR = re.compile(r"(?<!\d)(?<!\d\.)(1[6-9]\d\d|20\d\d)(?:[a-z])?(?![\d])")
-_PAGE_RANGE = re.compile(r"\bpp?\.\s*\d+(?:\s*[-–—]{1,2}\s*\d+)?|\d+\s*[-–—]{1,2}\s*\d+")
+_YEAR = re.compile(r"(?<![0-9])(?<![0-9]\.)(1[6-9][0-9][0-9]|20[0-9][0-9])(?:[a-z])?(?![0-9])")
+_PAGE_RANGE = re.compile(r"\bpp?\.\s*[0-9]+(?:\s*[-–—]{1,2}\s*[0-9]+)?|[0-9]+\s*[-–—]{1,2}\s*[0-9]+")
 _QUOTED = re.compile(r"[“\"]\s*([^”\"]{8,}?)\s*[,.]?\s*[”\"]")
 _ABBREVIATIONS = frozenset(
     "al vol vols no nos pp p proc conf int j trans eds ed dept univ inc ltd phys rev lett sci acad natl nat "
@@ -81,7 +81,7 @@ def _find_year(masked: str) -> tuple[int | None, tuple[int, int] | None]:
     latest = date.today().year + 1
     found = [(int(m.group(1)), m.span(1)) for m in _YEAR.finditer(without_pages) if int(m.group(1)) <= latest]
     # "MNRAS, 443,1973": a number right after a volume and a comma is a page, not a year.
-    plausible = [(y, span) for y, span in found if not re.search(r"\d\s*,\s*$", masked[max(0, span[0] - 4):span[0]])]
+    plausible = [(y, span) for y, span in found if not re.search(r"[0-9]\s*,\s*$", masked[max(0, span[0] - 4):span[0]])]
     found = plausible or found
     if not found:
         return None, None
@@ -134,7 +134,7 @@ def _title_follows(text: str, period: int) -> bool:
     before = text[:period]
     if "," not in before and " and " not in before and not before.endswith("et al"):
         return False
-    after = re.match(r"\s+([A-Z][a-z]*(?:-[a-z]+)*|\d{1,4})\s+([a-z][a-z-]*)\b", text[period + 1:])
+    after = re.match(r"\s+([A-Z][a-z]*(?:-[a-z]+)*|[0-9]{1,4})\s+([a-z][a-z-]*)\b", text[period + 1:])
     return bool(after) and (len(after.group(1)) > 1 or after.group(1) in ("A", "I")) and \
         not text[period + 1:].lstrip().startswith(after.group(1) + ".")
 
@@ -158,7 +158,7 @@ def _looks_like_authors(segment: str) -> bool:
 
 
 def _is_year_only(segment: str) -> bool:
-    return bool(re.fullmatch(r"[(\[]?\s*(1[6-9]\d\d|20\d\d)[a-z]?\s*[)\]]?[.,:]?", segment.strip()))
+    return bool(re.fullmatch(r"[(\[]?\s*(1[6-9][0-9][0-9]|20[0-9][0-9])[a-z]?\s*[)\]]?[.,:]?", segment.strip()))
 
 
 def _find_title(text: str, segments, year_span) -> tuple[str | None, int | None]:
@@ -194,11 +194,11 @@ def _has_words(candidate: str) -> bool:
 
 
 def _without_year(segment: str) -> str:
-    return re.sub(r"[(\[]?\b(1[6-9]\d\d|20\d\d)[a-z]?\b[)\]]?", "", segment).strip(" .,")
+    return re.sub(r"[(\[]?\b(1[6-9][0-9][0-9]|20[0-9][0-9])[a-z]?\b[)\]]?", "", segment).strip(" .,")
 
 
 def _ends_with_bracketed_year(segment: str) -> bool:
-    return bool(re.search(r"\((1[6-9]\d\d|20\d\d)[a-z]?\)\s*[.:]?$", segment))
+    return bool(re.search(r"\((1[6-9][0-9][0-9]|20[0-9][0-9])[a-z]?\)\s*[.:]?$", segment))
 
 
 _AUTHOR_UNIT = r"[A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+)?,\s*(?:[A-Z]\.\s?-?)+(?:[A-Z]\.)?"
@@ -232,8 +232,8 @@ def _tidy_title(title: str) -> str | None:
     title = _strip_author_prefix(title)
     title = re.sub(r"(?<=\w)[{}](?=\w)", " ", title)             # LaTeX braces glued between words
     title = title.replace("{", "").replace("}", "")
-    title = re.sub(r"^\s*(1[6-9]\d\d|20\d\d)[a-z]?\s*[.:]\s*", "", title)   # a leading "2021."
-    title = re.sub(r"[,.]?\s*\(?\b(1[6-9]\d\d|20\d\d)[a-z]?\)?\s*[.,]?\s*$", "", title)   # a trailing year
+    title = re.sub(r"^\s*(1[6-9][0-9][0-9]|20[0-9][0-9])[a-z]?\s*[.:]\s*", "", title)   # a leading "2021."
+    title = re.sub(r"[,.]?\s*\(?\b(1[6-9][0-9][0-9]|20[0-9][0-9])[a-z]?\)?\s*[.,]?\s*$", "", title)   # a trailing year
     title = re.sub(r"\s*\b(?:In|in):?\s*$", "", title)
     title = title.strip(" .,;:-–—")
     return title if len(title) >= 3 else None

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from citations.ingest import import_arxiv_metadata, ingest_references, lines_of
 from citations.models import Paper, PaperReference, PaperSnapshot, PaperVersion, ReferenceExtraction, TitleKey
@@ -61,7 +62,8 @@ def test_bad_metadata_lines_are_counted_with_reasons_and_the_rest_imported(db):
 def test_the_metadata_command_reads_gzip_and_reports(db, tmp_path, capsys):
     path = tmp_path / "snapshot.jsonl.gz"
     path.write_bytes(gzip.compress(metadata_line() + b"{broken\n"))
-    call_command("import_arxiv_metadata", str(path))
+    with pytest.raises(CommandError, match="1 of 2 lines rejected"):
+        call_command("import_arxiv_metadata", str(path))
     out = capsys.readouterr().out
     assert "2 lines read: 1 paper snapshots, 1 papers; 0 unchanged; 1 rejected" in out
     assert "rejected 1: not JSON (first at line 2)" in out

@@ -31,7 +31,8 @@ def test_an_override_made_by_a_command_shows_in_the_next_json_response(live_serv
 
     env = worker_env("memory://localhost/")
     env.pop("CELERY_TASK_ALWAYS_EAGER")             # eager: the command runs its follow-up itself
-    env.pop("CELERY_BROKER_URL")
+    env.pop("CELERY_BROKER_URL")                     # the embedded default: no broker, no result backend
+    env.pop("CELERY_RESULT_BACKEND")
     result = subprocess.run(
         [sys.executable, "manage.py", "override", str(reference.pk), "--field", "title", "--value",
          "A title set from the shell", "--reason", "read from the PDF", "--curator", "ada"],

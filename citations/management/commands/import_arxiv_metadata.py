@@ -1,9 +1,8 @@
-from datetime import datetime
-
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.ingest import import_arxiv_metadata, open_lines
-from citations.management.progress import byte_progress, report_lines
+from citations.ingest import FILE_ERRORS, import_arxiv_metadata, open_lines
+from citations.management.progress import byte_progress, fail_if_rejected, report_lines
+from citations.validation import OutOfRange, parse_time
 
 
 class Command(BaseCommand):
@@ -19,11 +18,10 @@ class Command(BaseCommand):
         when = None
         if observed_at:
             try:
-                when = datetime.fromisoformat(observed_at)
-            except ValueError:
-                raise CommandError(f"--observed-at {observed_at!r} is not an ISO 8601 time") from None
-            if when.tzinfo is None:
-                raise CommandError("--observed-at needs a time zone, e.g. 2026-08-01T00:00:00Z")
+                # Not in the future: newer snapshots win, so one "from 2999" would block every update.
+                when = parse_time(observed_at, what="--observed-at", observation=True)
+            except OutOfRange as error:
+                raise CommandError(f"{error}; give a past time with its zone, e.g. 2026-08-01T00:00:00Z") from None
         try:
             lines, position, size = open_lines(file)
         except OSError as error:
@@ -31,7 +29,8 @@ class Command(BaseCommand):
         with byte_progress(position, size, "arXiv metadata") as progress:
             try:
                 report = import_arxiv_metadata(lines, observed_at=when, progress=progress)
-            except (OSError, EOFError) as error:
+            except FILE_ERRORS as error:
                 raise CommandError(f"{file}: the file ends early or is not valid gzip ({error}); the lines "
                                    "before it were imported") from None
         report_lines(self, report, noun="lines")
+        fail_if_rejected(report, done="imported")

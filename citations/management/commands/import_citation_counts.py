@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.ingest import import_citation_counts, open_lines
-from citations.management.progress import report_lines
+from citations.ingest import FILE_ERRORS, import_citation_counts, open_lines
+from citations.management.progress import fail_if_rejected, report_lines
 
 
 class Command(BaseCommand):
@@ -16,4 +16,10 @@ class Command(BaseCommand):
             lines, _, _ = open_lines(file)
         except OSError as error:
             raise CommandError(f"{file}: cannot read: {error.strerror}") from None
-        report_lines(self, import_citation_counts(lines), noun="lines")
+        try:
+            report = import_citation_counts(lines)
+        except FILE_ERRORS as error:
+            raise CommandError(f"{file}: the file ends early or is not valid gzip ({error}); the lines "
+                               "before it were imported") from None
+        report_lines(self, report, noun="lines")
+        fail_if_rejected(report, done="imported")

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.ingest import ingest_references, open_lines
-from citations.management.progress import byte_progress, report_lines
+from citations.ingest import FILE_ERRORS, ingest_references, open_lines
+from citations.management.progress import byte_progress, fail_if_rejected, report_lines
 
 
 class Command(BaseCommand):
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         with byte_progress(position, size, "reference lists") as progress:
             try:
                 report = ingest_references(lines, progress=progress, on_created=papers.append)
-            except (OSError, EOFError) as error:
+            except FILE_ERRORS as error:
                 raise CommandError(f"{file}: the file ends early or is not valid gzip ({error}); the lines "
                                    "before it were ingested") from None
         report_lines(self, report, noun="lines")
@@ -30,3 +30,4 @@ class Command(BaseCommand):
             from django.core.management import call_command
 
             call_command("resolve", "--paper", *sorted(set(papers)), stdout=self.stdout)
+        fail_if_rejected(report, done="ingested")

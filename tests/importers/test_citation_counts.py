@@ -1,0 +1,85 @@
+"""import_citation_counts: a bad line is rejected with its reason, never a traceback; times are
+in the one stored range; the exit status says whether every line was taken."""
+import gzip
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from citations.ingest import import_arxiv_metadata, import_citation_counts, lines_of
+from citations.models import CitationMeasurement
+from tests.importers.test_arxiv_metadata import line, metadata
+
+
+def count(arxiv_id="2501.00001", source="openalex", n=12, observed_at="2026-09-01T00:00:00Z", **extra) -> dict:
+    return {"arxiv_id": arxiv_id, "source": source, "count": n, "observed_at": observed_at, **extra}
+
+
+@pytest.fixture
+def held(db):
+    import_arxiv_metadata(lines_of(line(metadata("2501.00001", doi="10.1234/held")) + line(metadata("2501.00002"))))
+
+
+def measured() -> set[tuple[str, str, int]]:
+    return set(CitationMeasurement.objects.values_list("paper__arxiv_id", "source", "count"))
+
+
+BAD_LINES = [
+    ({"doi": "10.1234/held\u0000", "source": "openalex", "count": 1, "observed_at": "2026-09-01T00:00:00Z"},
+     "doi holds a NUL character"),
+    ({"doi": "10.1234/held\ud800", "source": "openalex", "count": 1, "observed_at": "2026-09-01T00:00:00Z"},
+     "doi holds a lone surrogate (not valid Unicode)"),
+    ({"doi": "10.1234/" + "x" * 300, "source": "openalex", "count": 1, "observed_at": "2026-09-01T00:00:00Z"},
+     "doi is longer than 255 characters"),
+    (count(arxiv_id="2501.00001\u0000"), "arxiv_id holds a NUL character"),
+    (count(arxiv_id="2501.00001\ud800"), "arxiv_id holds a lone surrogate (not valid Unicode)"),
+    (count(arxiv_id=2501.00001), "arxiv_id is not text"),
+    (count(source="openalex\u0000"), "source is not a short lower-case name (e.g. semantic_scholar)"),
+    (count(source="openalex\ud800"), "source is not a short lower-case name (e.g. semantic_scholar)"),
+    (count(observed_at="0001-01-01T00:00:00+14:00"),
+     "observed_at 0001-01-01T00:00:00+14:00 is not between 1900-01-01 and 2199-12-31 (UTC)"),
+    (count(observed_at="9999-12-31T23:59:59-12:00"),
+     "observed_at 9999-12-31T23:59:59-12:00 is not between 1900-01-01 and 2199-12-31 (UTC)"),
+    (count(observed_at="2150-01-01T00:00:00Z"), "observed_at 2150-01-01T00:00:00+00:00 is in the future"),
+    (count(observed_at="2026-09-01T00:00:00"), "observed_at has no time zone"),
+    (count(observed_at=20260901), "observed_at is not an ISO 8601 time"),
+    (count(n=2**63), "count is not a non-negative integer"),
+]
+
+
+@pytest.mark.parametrize("bad, reason", BAD_LINES, ids=[r for _, r in BAD_LINES])
+def test_a_bad_line_is_rejected_with_its_reason_and_the_lines_around_it_kept(held, bad, reason):
+    data = line(count(n=1)) + line(bad) + line(count("2501.00002", n=3))
+    report = import_citation_counts(lines_of(data))
+    assert dict(report.rejected) == {reason: 1} and report.examples[reason] == 2
+    assert measured() == {("2501.00001", "openalex", 1), ("2501.00002", "openalex", 3)}
+
+
+def test_a_measurement_named_by_a_held_doi_is_taken(held):
+    report = import_citation_counts(lines_of(line({"doi": "https://doi.org/10.1234/HELD", "source": "openalex",
+                                                   "count": 4, "observed_at": "2026-09-01T00:00:00Z"})))
+    assert report.created == {"measurements": 1} and measured() == {("2501.00001", "openalex", 4)}
+
+
+def test_the_command_reports_the_bad_line_and_exits_non_zero(held, tmp_path, capsys):
+    path = tmp_path / "counts.jsonl"
+    path.write_bytes(line(count(n=1)) + line(count(observed_at="0001-01-01T00:00:00+14:00")) + line(count("2501.00002")))
+    with pytest.raises(CommandError, match=r"^1 of 3 lines rejected; the other lines were imported$"):
+        call_command("import_citation_counts", str(path))
+    assert "(first at line 2)" in capsys.readouterr().out
+    assert measured() == {("2501.00001", "openalex", 1), ("2501.00002", "openalex", 12)}
+
+
+def test_a_file_of_good_counts_exits_zero(held, tmp_path, capsys):
+    path = tmp_path / "counts.jsonl"
+    path.write_bytes(line(count()))
+    call_command("import_citation_counts", str(path))
+    assert "1 measurements; 0 unchanged; 0 rejected" in capsys.readouterr().out
+
+
+def test_a_truncated_gzip_file_of_counts_is_a_clear_command_error(held, tmp_path):
+    path = tmp_path / "counts.jsonl.gz"
+    path.write_bytes(gzip.compress(b"".join(line(count(n=n)) for n in range(2000)))[:300])
+    with pytest.raises(CommandError, match="the file ends early or is not valid gzip"):
+        call_command("import_citation_counts", str(path))
