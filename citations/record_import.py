@@ -40,7 +40,8 @@ from citations.models.references import ExtractionOrigin
 from citations.record_cache import records_changed
 from citations.resolution.index import index_paper_titles
 from citations.record import REFUSAL, SCHEMA, RecordUnavailable, build_record
-from citations.timestamps import parse_offset, parse_z
+from citations.timestamps import OFFSET_RENDERING, parse_offset, parse_z
+from citations.validation import OutOfRange, checked_date, checked_time
 
 SCHEMA_PATH = Path(__file__).with_name("schema") / "record-v1.schema.json"
 IMPORT_SOURCE = "record_import"
@@ -109,6 +110,9 @@ def parse_record(data: bytes) -> dict:
                             f"column {error.colno}") from None
     except RecursionError:
         raise RecordRefused("not a record: nested too deeply") from None
+    except ValueError:
+        # Python's decoder refuses integers of more than 4,300 digits (sys.get_int_max_str_digits).
+        raise RecordRefused("not a record: a number has too many digits to be read") from None
     if not isinstance(record, dict):
         raise RecordRefused(f"not a record: the top level is a JSON {type(record).__name__}, not an object")
     _refuse_unencodable(record)
@@ -153,6 +157,7 @@ def check_record(record: dict) -> None:
     if error is not None:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path) or "the record"
         raise RecordRefused(f"not a v1 record: at {where.lstrip('.')}: {error.message[:300]}")
+    _check_values(record)
     if record["refusal"] != REFUSAL:
         raise RecordRefused("the refusal sentence differs from the v1 contract")
     arxiv_id = record["paper"]["arxiv_id"]
@@ -172,6 +177,69 @@ def check_record(record: dict) -> None:
             _check_observation(observation, where, direction, arxiv_id)
     if context_digest(record) != record["context_digest"]:
         raise RecordRefused("context_digest does not match the record")
+
+
+# The schema gives the shape of times and numbers; these are the values that can also be stored.
+_TIME_KEYS = frozenset({"as_of", "submitted_at", "last_updated", "snapshot_observed_at", "observed_at",
+                        "source_observed_at"})
+_DATE_KEYS = frozenset({"occurred_on"})
+_VERSION_KEYS = frozenset({"version", "latest_version"})     # PositiveSmallIntegerField
+MAX_VERSION = 32_767
+MAX_NUMBER = 2_147_483_647                                     # every other number fits an integer column
+
+
+def _check_values(record: dict) -> None:
+    """Times that are real times within TIME_RANGE (citations/validation.py), and numbers that fit their
+    columns: a month 13, a 30 February, year 0000 or a number past any column would otherwise fail
+    (or, on SQLite, overflow) mid-import instead of being refused."""
+    stack = [(record, "")]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((item, f"{where}.{key}" if where else key) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, f"{where}[{index}]") for index, item in enumerate(value))
+        elif isinstance(value, bool):
+            continue
+        elif isinstance(value, int):
+            key = where.rsplit(".", 1)[-1]
+            limit = MAX_VERSION if key in _VERSION_KEYS else MAX_NUMBER
+            if not -MAX_NUMBER - 1 <= value <= limit:
+                raise RecordRefused(f"at {where}: {_number(value)} is larger than any value Pith stores there "
+                                    f"(at most {limit:,})")
+        elif isinstance(value, str):
+            key = where.rsplit(".", 1)[-1]
+            if key in _TIME_KEYS:
+                _check_time(value, where)
+            elif key in _DATE_KEYS:
+                _check_date(value, where)
+
+
+def _check_time(text: str, where: str) -> None:
+    try:
+        value = parse_offset(text) if OFFSET_RENDERING.match(text) else parse_z(text)
+    except ValueError:
+        raise RecordRefused(f"at {where}: {text[:40]!r} is not a real time") from None
+    try:
+        checked_time(value, what=where)
+    except OutOfRange as error:
+        raise RecordRefused(str(error)) from None
+
+
+def _check_date(text: str, where: str) -> None:
+    try:
+        value = datetime.fromisoformat(text).date()
+    except ValueError:
+        raise RecordRefused(f"at {where}: {text[:40]!r} is not a real date") from None
+    try:
+        checked_date(value, what=where)
+    except OutOfRange as error:
+        raise RecordRefused(str(error)) from None
+
+
+def _number(value: int) -> str:
+    digits = str(abs(value))
+    return f"{value:,}" if len(digits) <= 30 else f"a number of {len(digits):,} digits"
 
 
 def _check_observation(observation: dict, where: str, direction: str, arxiv_id: str) -> None:
@@ -410,14 +478,18 @@ class _Decomposer:
         }
         if facts["event_type"] not in EventType.values:
             raise RecordRefused(f"unknown event type {facts['event_type']!r}")
-        event, created = ScholarlyWorkEvent.objects.get_or_create(
-            source=block["source"], source_record_id=block["source_record_id"],
-            defaults={**facts, "observed_at": observed_at})
-        if created:
-            self.summary.count("events")
-        elif any(getattr(event, name) != value for name, value in facts.items()):
+        # A source record may be held in several revisions (citations/standing/revisions.py): the
+        # record's event is the revision that says what it says; a new one is a revision of its own.
+        revisions = list(ScholarlyWorkEvent.objects.filter(source=block["source"],
+                                                           source_record_id=block["source_record_id"]))
+        for event in revisions:
+            if all(getattr(event, name) == value for name, value in facts.items()):
+                return event
+        if any(event.observed_at == observed_at for event in revisions):
             raise RecordRefused(f"event {block['source']}:{block['source_record_id']} is held with other facts")
-        return event
+        self.summary.count("events")
+        return ScholarlyWorkEvent.objects.create(source=block["source"], source_record_id=block["source_record_id"],
+                                                 observed_at=observed_at, **facts)
 
     def _sync(self, source: str, observed_at: datetime) -> None:
         _, created = StandingSourceSync.objects.get_or_create(

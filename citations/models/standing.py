@@ -21,7 +21,12 @@ class EventType(models.TextChoices):
 
 
 class ScholarlyWorkEvent(models.Model):
-    """A notice about a work (retraction, correction, ...) as one named source states it."""
+    """A notice about a work (retraction, correction, ...) as one named source states it, as of a sync.
+
+    Rows are revisions: a source revising its record adds a row for the same (source,
+    source_record_id) at that sync's time; the older row is kept for the receipts that found it
+    (citations/standing/revisions.py).
+    """
 
     source = models.CharField(max_length=32)
     source_record_id = models.CharField(max_length=255, help_text="The source's own id for the row or relation.")
@@ -30,12 +35,14 @@ class ScholarlyWorkEvent(models.Model):
     notice_doi = models.CharField(max_length=255, null=True, blank=True, help_text="DOI of the notice, lower case.")
     occurred_on = models.DateField(null=True, blank=True, help_text="Date of the notice, as the source gives it.")
     reason = models.TextField(blank=True, default="")
-    observed_at = models.DateTimeField(help_text="When Pith read this from the source.")
+    observed_at = models.DateTimeField(help_text="When Pith read this revision from the source.")
 
     class Meta:
         db_table = "scholarly_work_events"
         constraints = [
-            models.UniqueConstraint(fields=["source", "source_record_id"], name="event_once_per_source_record"),
+            # One revision per record and sync; also the index behind the newest revision as of a time.
+            models.UniqueConstraint(fields=["source", "source_record_id", "observed_at"],
+                                    name="event_revision_once_per_time"),
             models.CheckConstraint(condition=Q(event_type__in=EventType.values), name="event_type_is_known"),
         ]
         indexes = [

@@ -13,7 +13,7 @@ from citations.record import build_record
 from citations.resolution.service import resolve_paper
 from citations.standing import crossref, retraction_watch
 from citations.standing.checks import check_works
-from citations.standing.events import RejectedRow
+from citations.standing.events import RejectedRow, SourceEvent, WorkRead
 from citations.standing.sync import sync_standing_source
 from tests.factories import make_paper
 
@@ -79,7 +79,7 @@ def test_malformed_rows_are_reported_and_skipped_without_stopping_the_file():
 
 
 def test_crossref_updated_by_gives_each_notice_its_own_type():
-    events = [e for _, e in crossref.read_messages(needs(CROSSREF_WORK).read_bytes()) if not isinstance(e, RejectedRow)]
+    events = [e for _, e in crossref.read_messages(needs(CROSSREF_WORK).read_bytes()) if isinstance(e, SourceEvent)]
     kinds = {(e.event_type, e.subject_doi, e.notice_doi, e.occurred_on) for e in events}
     assert ("retraction", "10.5555/12345678", "10.5555/24242424x", date(2009, 9, 14)) in kinds
     assert ("corrigendum", "10.5555/12345678", None, date(2018, 1, 1)) in kinds
@@ -91,7 +91,8 @@ def test_crossref_notices_that_update_others_are_read_from_update_to():
     notice = {"DOI": "10.1000/RETRACTION-NOTICE", "update-to": [
         {"DOI": "https://doi.org/10.1000/Paper", "type": "retraction", "updated": {"date-parts": [[2024, 2]]}},
         {"DOI": "10.1000/other", "type": "new_version"}]}
-    (_, event), = list(crossref.read_messages(json.dumps({"status": "ok", "message": notice}).encode()))
+    (_, work), (_, event) = list(crossref.read_messages(json.dumps({"status": "ok", "message": notice}).encode()))
+    assert work == WorkRead("10.1000/retraction-notice")
     assert (event.event_type, event.subject_doi, event.notice_doi, event.occurred_on) == (
         "retraction", "10.1000/paper", "10.1000/retraction-notice", date(2024, 2, 1))
 

@@ -6,11 +6,14 @@ from citations.jobs import runs_eagerly
 from citations.standing.checks import check_works
 from citations.standing.sync import SOURCES, sync_standing_source
 
+SHOWN_REASONS = 20
+
 
 class Command(BaseCommand):
     help = ("Synchronise a standing source from a file: retraction_watch (its CSV) or crossref (REST work JSON, "
             "one response, a list, or JSON lines). Idempotent; the run and its time are recorded, a failed run "
-            "changes nothing. Then checks every canonical work against it.")
+            "changes nothing: an empty, truncated or unreadable file, or one with no row that could be read, fails. "
+            "A revised row is kept as a new revision. Then checks every canonical work against it.")
 
     def add_arguments(self, parser):
         parser.add_argument("source", choices=sorted(SOURCES))
@@ -26,13 +29,18 @@ class Command(BaseCommand):
         if report.status != "succeeded":
             raise CommandError(f"sync #{report.sync_id} of {source} failed, nothing changed: {report.error}")
         counts = report.counts
+        works = f"{counts['works']:,} works read, " if source == "crossref" else ""
         self.stdout.write(f"sync #{report.sync_id} of {source} succeeded as of {report.observed_at:%Y-%m-%d %H:%M:%S} "
-                          f"UTC: {counts['events']:,} events ({counts['new']:,} new, {counts['revised']:,} revised, "
-                          f"{counts['unchanged']:,} unchanged), {sum(report.rejected.values()):,} rows rejected")
+                          f"UTC: {works}{counts['events']:,} events ({counts['new']:,} new, "
+                          f"{counts['revised']:,} revised, {counts['unchanged']:,} unchanged), "
+                          f"{sum(report.rejected.values()):,} rows rejected")
         for kind in sorted(k for k in counts if k.startswith("type:")):
             self.stdout.write(f"  {kind[5:]:24} {counts[kind]:>8,}")
-        for reason, count in report.rejected.most_common():
+        for reason, count in report.rejected.most_common(SHOWN_REASONS):
             self.stdout.write(f"  rejected {count:,}: {reason} (first at {report.examples[reason]})")
+        if len(report.rejected) > SHOWN_REASONS:
+            # Reasons quote the cell: a junk file could have as many reasons as rows.
+            self.stdout.write(f"  and {len(report.rejected) - SHOWN_REASONS:,} other reasons")
         if no_check:
             return
         if runs_eagerly():
