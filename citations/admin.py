@@ -8,6 +8,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, When
 from django.db.models.functions import Cast, Substr
 from django.http import HttpResponseRedirect
@@ -23,6 +24,7 @@ from citations.presentation import STATE_LABELS
 from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
 from citations.resolution.text import title_blocking_keys
+from citations.validation import EARLIEST, LATEST
 from curation.forms import BulkReasonForm, OverrideForm, ReasonForm
 from curation.models import Override, OverrideField
 from curation.services import (
@@ -37,7 +39,30 @@ from curation.services import (
 QUEUE_STATES = ("parse_uncertain", "metadata_mismatch", "malformed_identifier", "unresolved")
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class RefuseUnsafeLookups:
+    """Changelists filter on any local field from the query string (?raw_text__regex=...): a
+    pattern the database cannot compile fails only when the page is rendered, as a 500. No link
+    of the admin makes a regex lookup, so refuse them all (Django answers 400). The same for a
+    year outside the one range of stored times (citations/validation.py): Django computes the
+    bounds of ?created_at__year=99999 (or of the date hierarchy's 9999-12) and overflows."""
+
+    def lookup_allowed(self, lookup, value, request=None):
+        last = lookup.split("__")[-1]
+        if last in ("regex", "iregex"):
+            return False
+        if last in ("year", "iso_year") and not _is_stored_year(value):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
+def _is_stored_year(value) -> bool:
+    try:
+        return EARLIEST.year <= int(str(value).strip()) < LATEST.year
+    except ValueError:
+        return False
+
+
+class ReadOnlyAdmin(RefuseUnsafeLookups, admin.ModelAdmin):
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -131,6 +156,14 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         # The per-paper queue links filter on the citing paper.
         return lookup == "extraction__paper_version__paper__arxiv_id" or super().lookup_allowed(lookup, value, request)
 
+    def get_object(self, request, object_id, from_field=None):
+        # Django's own answer to a malformed or unknown id is a redirect to the admin index;
+        # here it is the 404 page, as for the reference pages below.
+        reference = super().get_object(request, object_id, from_field)
+        if reference is None:
+            raise Http404("there is no such reference observation")
+        return reference
+
     @admin.display(description="citing paper", ordering="extraction__paper_version__paper__arxiv_id")
     def citing(self, obj):
         version = obj.extraction.paper_version
@@ -164,8 +197,9 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         ] + super().get_urls()
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        reference = get_object_or_404(PaperReference.objects.select_related("extraction__paper_version__paper"),
-                                      pk=object_id)
+        reference = self.get_object(request, object_id)
+        if not self.has_view_or_change_permission(request, reference):
+            raise PermissionDenied
         extra_context = {**(extra_context or {}), **self._curation_context(request, reference)}
         return super().change_view(request, object_id, form_url, extra_context)
 
@@ -239,6 +273,9 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
 
     def queues_view(self, request):
         """Counts of every queue, and the papers with the most references waiting."""
+        # The same permission as the queues themselves (the changelist): curators have it.
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
         base = self.get_queryset(request)
         changelist = reverse("admin:citations_paperreference_changelist")
         states = [(label, base.filter(current_state=state).count(), f"{changelist}?state={state}")
@@ -371,3 +408,16 @@ class StandingSourceSyncAdmin(ReadOnlyAdmin):
     @admin.display(description="error")
     def error_short(self, obj):
         return obj.error[:120]
+
+
+def _refuse_unsafe_lookups_in_installed_admins() -> None:
+    """Admins of the apps installed before this one (users, groups, API tokens): the same refusal,
+    without redefining them."""
+    for model, model_admin in list(admin.site._registry.items()):
+        if not isinstance(model_admin, RefuseUnsafeLookups):
+            cls = type(model_admin)
+            admin.site.unregister(model)
+            admin.site.register(model, type(cls.__name__, (RefuseUnsafeLookups, cls), {"__module__": cls.__module__}))
+
+
+_refuse_unsafe_lookups_in_installed_admins()

@@ -3,6 +3,7 @@ import json
 
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
+from django.urls import Resolver404
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
@@ -150,10 +151,19 @@ def favicon(request):
 
 
 def not_found(request, exception=None):
-    reason = str(exception) if isinstance(exception, Http404) and exception.args else None
+    reason = _public_reason(exception)
     if request.path.startswith("/api/"):
         return api_error_response(404, "not_found", reason or "there is nothing at this address")
     return render(request, "404.html", {"reason": reason}, status=404)
+
+
+def _public_reason(exception) -> str | None:
+    """The reason a view gave for its 404, when it wrote one for readers. A URL resolver's 404
+    carries the URL patterns it tried, whose reprs name the modules' absolute file paths: never shown."""
+    if not isinstance(exception, Http404) or isinstance(exception, Resolver404) or not exception.args:
+        return None
+    reason = exception.args[0]
+    return reason if isinstance(reason, str) else None
 
 
 def server_error(request):

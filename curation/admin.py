@@ -3,11 +3,12 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
+from citations.admin import RefuseUnsafeLookups
 from curation.models import Override
 
 
 @admin.register(Override)
-class OverrideAdmin(admin.ModelAdmin):
+class OverrideAdmin(RefuseUnsafeLookups, admin.ModelAdmin):
     list_display = ("id", "created_at", "curator", "action", "field", "reference_link", "from_value", "to_value",
                     "reason", "public_link")
     list_filter = ("curator", "field", "action", ("created_at", admin.DateFieldListFilter))

@@ -2,13 +2,14 @@
 from django import forms
 
 from curation.models import OverrideField
+from curation.services import MAX_REASON
 
 
 class OverrideForm(forms.Form):
     field = forms.ChoiceField(choices=[(OverrideField.TITLE, "Title"), (OverrideField.YEAR, "Year"),
                                        (OverrideField.LINK, "Link (arXiv id or work id)")])
     value = forms.CharField(max_length=1000, required=True, widget=forms.TextInput(attrs={"size": 70}))
-    reason = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 2, "cols": 70}),
+    reason = forms.CharField(max_length=MAX_REASON, widget=forms.Textarea(attrs={"rows": 2, "cols": 70}),
                              help_text="Required. Shown publicly with the change.")
     revision = forms.IntegerField(widget=forms.HiddenInput)
 
@@ -16,11 +17,11 @@ class OverrideForm(forms.Form):
 class ReasonForm(forms.Form):
     """For one-click decisions (not a work, accept a candidate, withdraw): only the why and the revision."""
 
-    reason = forms.CharField(max_length=2000, widget=forms.TextInput(attrs={"size": 60}))
+    reason = forms.CharField(max_length=MAX_REASON, widget=forms.TextInput(attrs={"size": 60}))
     revision = forms.IntegerField(widget=forms.HiddenInput)
     value = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
 
 class BulkReasonForm(forms.Form):
-    reason = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 2, "cols": 70}),
+    reason = forms.CharField(max_length=MAX_REASON, widget=forms.Textarea(attrs={"rows": 2, "cols": 70}),
                              help_text="Required; recorded on each reference's audit entry.")

@@ -19,14 +19,30 @@ from curation.models import Override, OverrideAction, OverrideField
 
 CURATION_SOURCE = "curation"
 MAX_TITLE = 1000
+MAX_REASON = 2000       # the one cap: the API, the admin forms and the CLI all reach clean_reason()
 
 
 class OverrideRefused(ValidationError):
-    """The override cannot be saved; the message says why, for the curator."""
+    """The override cannot be saved; the message says why, for the curator, and `field` which
+    input it is about (reason, value, revision...; None when the entry points choose)."""
+
+    def __init__(self, message, *, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 class StaleRevision(OverrideRefused):
-    """Someone else changed the reference since the curator loaded it."""
+    """Someone else changed the reference since the curator loaded it.
+
+    The message names that curator, which only staff may see (as in the API's serializers):
+    message_for() gives everyone else the same sentence without the name."""
+
+    def __init__(self, message, *, without_curator: str | None = None):
+        super().__init__(message, field="revision")
+        self.without_curator = without_curator or message
+
+    def message_for(self, user) -> str:
+        return " ".join(self.messages) if user is not None and user.is_staff else self.without_curator
 
 
 @dataclass(frozen=True)
@@ -64,11 +80,11 @@ def active_overrides(*, reference_ids) -> dict:
 def clean_title(value) -> str:
     title = " ".join(str(value or "").split())
     if not title:
-        raise OverrideRefused("A title cannot be empty.")
+        raise OverrideRefused("A title cannot be empty.", field="value")
     if len(title) > MAX_TITLE:
-        raise OverrideRefused(f"A title is at most {MAX_TITLE} characters.")
+        raise OverrideRefused(f"A title is at most {MAX_TITLE} characters.", field="value")
     if "title_is_access_date" in title_problems(title):
-        raise OverrideRefused(f"“{title}” is an access date, not a title.")
+        raise OverrideRefused(f"“{title}” is an access date, not a title.", field="value")
     return title
 
 
@@ -77,16 +93,18 @@ def clean_year(value) -> int:
     try:
         year = int(str(value).strip())
     except (TypeError, ValueError):
-        raise OverrideRefused(f"“{value}” is not a year.") from None
+        raise OverrideRefused(f"“{str(value)[:40]}” is not a year.", field="value") from None
     if not EARLIEST_YEAR <= year <= latest:
-        raise OverrideRefused(f"A year must be between {EARLIEST_YEAR} and {latest}.")
+        raise OverrideRefused(f"A year must be between {EARLIEST_YEAR} and {latest}.", field="value")
     return year
 
 
 def clean_reason(value) -> str:
     reason = " ".join(str(value or "").split())
     if len(reason) < 3:
-        raise OverrideRefused("Say why: a reason is required.")
+        raise OverrideRefused("Say why: a reason is required.", field="reason")
+    if len(reason) > MAX_REASON:
+        raise OverrideRefused(f"A reason is at most {MAX_REASON:,} characters.", field="reason")
     return reason
 
 
@@ -96,14 +114,14 @@ def link_target(value: str) -> LinkTarget:
     if is_canonical_arxiv_id(value.removeprefix("arXiv:")):
         paper = Paper.objects.filter(arxiv_id=value.removeprefix("arXiv:")).first()
         if paper is None:
-            raise OverrideRefused(f"arXiv:{value.removeprefix('arXiv:')} is not held here.")
+            raise OverrideRefused(f"arXiv:{value.removeprefix('arXiv:')} is not held here.", field="value")
         return LinkTarget(paper=paper, work=None)
     try:
         work = CitedWork.objects.filter(pk=value).first()
     except ValidationError:
         work = None
     if work is None:
-        raise OverrideRefused(f"“{value}” is neither a held arXiv paper nor a canonical work id.")
+        raise OverrideRefused(f"“{value[:100]}” is neither a held arXiv paper nor a canonical work id.", field="value")
     return LinkTarget(paper=work.paper, work=work)
 
 
@@ -119,7 +137,8 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
     if not can_curate(curator):
         raise OverrideRefused("Only curators can override references.")
     if field not in OverrideField.values:
-        raise OverrideRefused(f"“{field}” cannot be overridden (title, year, not_a_work or link).")
+        raise OverrideRefused(f"“{str(field)[:40]}” cannot be overridden (title, year, not_a_work or link).",
+                              field="field")
     reason = clean_reason(reason)
     entry = Override(field=field, action=OverrideAction.SET, reason=reason, curator=curator,
                      created_at=timezone.now())
@@ -134,6 +153,9 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
         reference = _locked(reference_id, expected_revision)
         entry.reference = reference
         current = active_overrides(reference_ids=[reference.pk]).get(reference.pk, {})
+        if field == OverrideField.NOT_A_WORK and current.get("not_a_work"):
+            # A second entry would change nothing and only add noise to the audit trail.
+            raise OverrideRefused("This reference is already marked not a scholarly work.", field="field")
         entry.previous_text, entry.previous_year = _previous(reference, field, current)
         entry.save()
         if field == OverrideField.LINK:
@@ -151,12 +173,13 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
     with transaction.atomic():
         target = Override.objects.select_related("reference").filter(pk=override_id).first()
         if target is None or target.action != OverrideAction.SET:
-            raise OverrideRefused("There is no such override to withdraw.")
+            raise OverrideRefused("There is no such override to withdraw.", field="override")
         if target.curator_id != curator.pk and not curator.has_perm("curation.withdraw_any_override"):
             raise OverrideRefused("Curators withdraw their own overrides; ask an editor to withdraw another's.")
         reference = _locked(target.reference_id, expected_revision)
         if not Override.objects.in_force().filter(pk=target.pk).exists():
-            raise OverrideRefused("This override is no longer in force: it was withdrawn or replaced.")
+            raise OverrideRefused("This override is no longer in force: it was withdrawn or replaced.",
+                                  field="override")
         entry = Override.objects.create(
             reference=reference, field=target.field, action=OverrideAction.WITHDRAW, withdraws=target,
             previous_text=target.value_text if target.field != OverrideField.YEAR else None,
@@ -169,14 +192,18 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
 def _locked(reference_id, expected_revision: int) -> PaperReference:
     reference = PaperReference.objects.select_for_update().filter(pk=reference_id).first()
     if reference is None:
-        raise OverrideRefused("There is no such reference.")
+        raise OverrideRefused("There is no such reference.", field="reference")
     revision = revision_of(reference.pk)
     if revision != expected_revision:
+        if revision == 0:
+            # No entry to name: the revision sent was never this reference's.
+            raise StaleRevision("Not saved: this reference has no curation entries yet (its revision is 0), so the "
+                                "revision sent is not one it had. Reload the page and try again.")
         newest = Override.objects.select_related("curator").get(pk=revision)
-        raise StaleRevision(
-            f"Not saved: {newest.curator.get_username()} changed this reference at "
-            f"{newest.created_at:%Y-%m-%d %H:%M:%S} UTC ({newest}) after you opened it. "
-            "Reload the page, check their change, and try again.")
+        change = (f"changed this reference at {newest.created_at:%Y-%m-%d %H:%M:%S} UTC ({newest}) after you "
+                  "opened it. Reload the page, check their change, and try again.")
+        raise StaleRevision(f"Not saved: {newest.curator.get_username()} {change}",
+                            without_curator=f"Not saved: another curator {change}")
     return reference
 
 

@@ -18,12 +18,31 @@ def json_errors(exc, context):
     code = getattr(exc, "default_code", "error")
     if isinstance(exc, exceptions.ValidationError):
         fields = response.data if isinstance(response.data, dict) else {"record": response.data}
-        message = "; ".join(f"{k}: {' '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in fields.items())
+        message = "; ".join(f"{path}: {text}" for path, text in _flattened(fields))
         response.data = error_body(response.status_code, "invalid", message or "invalid input", fields)
     else:
         detail = response.data.get("detail", str(exc)) if isinstance(response.data, dict) else str(exc)
         response.data = error_body(response.status_code, getattr(detail, "code", code), str(detail))
     return response
+
+
+def _flattened(errors, path: str = ""):
+    """(path, text) pairs of nested serializer errors: references[3].raw: This field is required.
+    Plain text throughout: a nested dict or list must not reach the message as a Python repr."""
+    if isinstance(errors, dict):
+        for key, value in errors.items():
+            # A list serializer keys its items' errors by index (DRF 3.16+).
+            yield from _flattened(value, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path
+                                  else str(key))
+    elif isinstance(errors, list):
+        texts = [str(item) for item in errors if not isinstance(item, (dict, list))]
+        if texts:
+            yield path or "record", " ".join(texts)
+        for index, item in enumerate(errors):
+            if isinstance(item, (dict, list)) and item:
+                yield from _flattened(item, f"{path}[{index}]")
+    else:
+        yield path or "record", str(errors)
 
 
 def api_error_response(status_code: int, code: str, message: str) -> JsonResponse:

@@ -4,6 +4,7 @@ from rest_framework import serializers
 from citations.models import CitedWork, Job, Paper, PaperReference, ScholarlyWorkEvent
 from citations.record import record_links
 from curation.models import Override, OverrideField
+from curation.services import MAX_REASON
 
 
 class PaperSerializer(serializers.ModelSerializer):
@@ -142,13 +143,13 @@ class OverrideCreateSerializer(serializers.Serializer):
     field = serializers.ChoiceField(choices=OverrideField.values)
     value = serializers.CharField(required=False, allow_blank=True, max_length=1000,
                                   help_text="New title, year, or link (arXiv id or work id); omit for not_a_work.")
-    reason = serializers.CharField(max_length=2000)
+    reason = serializers.CharField(max_length=MAX_REASON)
     revision = serializers.IntegerField(min_value=0, help_text="The reference's revision as you read it "
                                                                "(GET /api/v1/observations/{id}/revision).")
 
 
 class WithdrawSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000)
+    reason = serializers.CharField(max_length=MAX_REASON)
     revision = serializers.IntegerField(min_value=0)
 
 

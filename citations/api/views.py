@@ -1,6 +1,6 @@
 """API v1 views: thin. Querysets state their joins; writes go through the services."""
 from django.conf import settings
-from django.db import connection
+from django.db import DataError, IntegrityError, connection
 from django.db.models import Exists, OuterRef, Subquery
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -12,8 +12,9 @@ from rest_framework.response import Response
 from citations.api import serializers as s
 from citations.api.errors import Conflict
 from citations.api.filters import CitedWorkFilter, ObservationFilter, OverrideFilter, StandingEventFilter
+from citations.api.parsers import PARSERS
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.ingest import ReferenceList, RejectedLine, ingest_reference_list
+from citations.ingest import RejectedLine, database_refusal, ingest_reference_list, reference_list
 from citations.jobs import enqueue_job, plan_resolution, runs_eagerly
 from citations.models import CitedWork, Job, Paper, PaperReference, PaperSnapshot, ScholarlyWorkEvent
 from citations.models.resolution import with_current_resolution
@@ -48,6 +49,12 @@ class IsCurator(HasPerm):
     perm = "curation.add_override"
 
 
+class CanViewJobs(HasPerm):
+    """Job arguments and errors are for operators, as in the admin (superusers have every permission)."""
+
+    perm = "citations.view_job"
+
+
 def _newest_snapshot(field: str) -> Subquery:
     return Subquery(PaperSnapshot.objects.filter(paper_id=OuterRef("pk")).newest_first().values(field)[:1])
 
@@ -58,6 +65,7 @@ def _newest_snapshot(field: str) -> Subquery:
     retrieve=extend_schema(summary="A paper, with the summary of its citation record"),
 )
 class PaperViewSet(viewsets.ReadOnlyModelViewSet):
+    parser_classes = PARSERS
     lookup_field = "arxiv_id"
     lookup_value_regex = ARXIV_LOOKUP
     serializer_class = s.PaperSerializer
@@ -119,10 +127,13 @@ class PaperViewSet(viewsets.ReadOnlyModelViewSet):
         if any(not r["raw"].strip() for r in data["references"]):
             raise ValidationError({"references": ["a reference's raw text is empty"]})
         try:
-            outcome, ids = ingest_reference_list(ReferenceList(
-                arxiv_id, data["version"], data["source"], tuple((r["index"], r["raw"]) for r in data["references"])))
+            # The importer's own checks (a lone surrogate, an index twice...), so both refuse alike.
+            outcome, ids = ingest_reference_list(reference_list({"arxiv_id": arxiv_id, **data}))
         except RejectedLine as error:
             raise ValidationError({"references": [str(error)]}) from None
+        except (DataError, IntegrityError, UnicodeEncodeError) as error:
+            # What the checks let through and the database refuses is the input's fault: a 400.
+            raise ValidationError({"references": [database_refusal(error)]}) from None
         result = {"outcome": outcome, "references": len(ids), "observation_ids": ids}
         return Response(s.IngestResultSerializer(result).data,
                         status=status.HTTP_201_CREATED if outcome == "created" else status.HTTP_200_OK)
@@ -191,6 +202,8 @@ class StandingEventViewSet(viewsets.ReadOnlyModelViewSet):
                     create=extend_schema(summary="Override a reference's field (curators)",
                                          request=s.OverrideCreateSerializer, responses={201: s.OverrideCommittedSerializer}))
 class OverrideViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    parser_classes = PARSERS
+    lookup_value_regex = r"[0-9]+"        # audit entry ids; anything else is not an address here (404)
     serializer_class = s.OverrideSerializer
     filterset_class = OverrideFilter
     ordering_fields = ["created_at"]
@@ -215,9 +228,9 @@ class OverrideViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             entry = apply_override(reference_id=data["reference"], field=data["field"], value=value,
                                    reason=data["reason"], curator=request.user, expected_revision=data["revision"])
         except StaleRevision as error:
-            raise Conflict(" ".join(error.messages)) from None
+            raise Conflict(error.message_for(request.user)) from None
         except OverrideRefused as error:
-            raise ValidationError({"value": error.messages}) from None
+            raise ValidationError({error.field or "value": error.messages}) from None
         return _committed(entry, request)
 
     @extend_schema(summary="Withdraw an override in force (its curator)", request=s.WithdrawSerializer,
@@ -230,9 +243,9 @@ class OverrideViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             entry = withdraw_override(override_id=int(pk), reason=body.validated_data["reason"], curator=request.user,
                                       expected_revision=body.validated_data["revision"])
         except StaleRevision as error:
-            raise Conflict(" ".join(error.messages)) from None
+            raise Conflict(error.message_for(request.user)) from None
         except OverrideRefused as error:
-            raise ValidationError({"override": error.messages}) from None
+            raise ValidationError({error.field or "override": error.messages}) from None
         return _committed(entry, request)
 
 
@@ -250,7 +263,8 @@ def _committed(entry, request) -> Response:
 class JobViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Job.objects.all()
     serializer_class = s.JobSerializer
-    permission_classes = [permissions.IsAdminUser]
+    permission_classes = [CanViewJobs]
+    lookup_value_regex = r"[0-9]+"
     filterset_fields = ["kind", "state"]
     ordering_fields = ["created_at"]
     ordering = ["-id"]

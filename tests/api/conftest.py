@@ -40,3 +40,11 @@ def reader_api(db):
 @pytest.fixture
 def staff_api(db):
     return token_client(User.objects.create_user("ops", password="pw-ops-123456", is_staff=True))
+
+
+@pytest.fixture
+def operator_api(db):
+    """Staff who may see jobs, as in the admin."""
+    user = User.objects.create_user("operator", password="pw-operator-123456", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="view_job"))
+    return token_client(user)

@@ -1,3 +1,5 @@
+from argparse import ArgumentTypeError
+
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.models import Job, JobState
@@ -13,7 +15,7 @@ class Command(BaseCommand):
         parser.add_argument("--sweep", action="store_true",
                             help="Send again what is due (what Celery beat does every minute).")
         parser.add_argument("--state", choices=JobState.values)
-        parser.add_argument("--limit", type=int, default=20)
+        parser.add_argument("--limit", type=_count, default=20, help="How many jobs to list (1 to 10,000).")
 
     def handle(self, *args, job=None, state=None, limit=20, requeue=None, sweep=False, **options):
         if requeue is not None:
@@ -71,3 +73,14 @@ class Command(BaseCommand):
         sent = "sent to the workers" if job.dispatched_at or job.state != JobState.QUEUED else \
             "recorded; the broker did not answer, the sweep will send it"
         self.stdout.write(f"job #{job.pk} {job.kind}: {job.state}, {sent}")
+
+
+def _count(text: str) -> int:
+    # A slice with a negative bound is refused by the ORM with a traceback: say so as a usage error.
+    try:
+        value = int(text)
+    except ValueError:
+        raise ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 1 <= value <= 10_000:
+        raise ArgumentTypeError(f"{value} is not between 1 and 10,000")
+    return value
