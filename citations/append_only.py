@@ -13,7 +13,7 @@ APPEND_ONLY_TABLES = [
     "papers", "paper_snapshots", "paper_versions", "reference_extractions", "paper_references",
     "paper_reference_links", "cited_works", "scholarly_work_events", "retraction_status_cache",
     "retraction_status_cache_events", "standing_source_syncs", "external_citation_measurements",
-    "curation_overrides", "observation_purges",
+    "curation_overrides", "observation_purges", "work_identifiers",
 ]
 
 # Updates that are allowed, by table: the function that decides.
@@ -67,15 +67,16 @@ BEGIN{UPDATE_RULES[table]}{REFUSE}
 END $$ LANGUAGE plpgsql"""
 
 
-def install(schema_editor) -> None:
-    """Create (or replace) the functions and triggers on every append-only table."""
+def install(schema_editor, tables: list[str]) -> None:
+    """Create (or replace) the functions, and the triggers on these tables (a migration names the
+    tables that exist at its point in history, so it never depends on this module's later list)."""
     if schema_editor.connection.vendor != "postgresql":
         return
     execute = lambda sql: schema_editor.execute(sql, params=None)   # noqa: E731 - '%' is PL/pgSQL's here
     execute(GENERIC)
     for table in UPDATE_RULES:
         execute(_update_function(table))
-    for table in APPEND_ONLY_TABLES:
+    for table in tables:
         update_function = f"pith_append_only_{table}" if table in UPDATE_RULES else "pith_append_only"
         execute(f"DROP TRIGGER IF EXISTS {table}_append_only ON {table}")
         execute(f"DROP TRIGGER IF EXISTS {table}_append_only_update ON {table}")
@@ -88,15 +89,15 @@ def install(schema_editor) -> None:
                 f"FOR EACH STATEMENT EXECUTE FUNCTION pith_append_only()")
 
 
-def uninstall(schema_editor) -> None:
+def uninstall(schema_editor, tables: list[str]) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
-    for table in APPEND_ONLY_TABLES:
+    for table in tables:
         for suffix in ("", "_update", "_truncate"):
             schema_editor.execute(f"DROP TRIGGER IF EXISTS {table}_append_only{suffix} ON {table}")
     for table in UPDATE_RULES:
         schema_editor.execute(f"DROP FUNCTION IF EXISTS pith_append_only_{table}()")
     # Back to what curation's migration 0002 had: three tables guarded against UPDATE and DELETE.
-    for table in ("curation_overrides", "paper_references", "paper_reference_links"):
+    for table in {"curation_overrides", "paper_references", "paper_reference_links"} & set(tables):
         schema_editor.execute(f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
                               f"FOR EACH ROW EXECUTE FUNCTION pith_append_only()")

@@ -220,13 +220,21 @@ _NEWEST_LINK = """(SELECT l2.id FROM paper_reference_links l2
     WHERE l2.reference_id = r.id AND l2.observed_at <= %(cutoff)s ORDER BY l2.observed_at DESC, l2.id DESC LIMIT 1)"""
 
 
+# A work known by its arXiv DOI only (a held paper's work) shows the published version's DOI once the
+# works store has joined one to it (citations/works/), as of the cutoff.
+_WORK_DOI = """CASE WHEN w.doi IS NULL OR w.doi LIKE '10.48550/%%' THEN COALESCE((
+        SELECT wi.value FROM work_identifiers wi
+        WHERE wi.work_id = w.id AND wi.kind = 'doi' AND wi.value NOT LIKE '10.48550/%%'
+          AND wi.observed_at <= %(cutoff)s ORDER BY wi.observed_at, wi.id LIMIT 1), w.doi) ELSE w.doi END"""
+
+
 def _observation_columns(snapshot_paper: str) -> str:
     """The columns of one observation row, in the order _Row reads them."""
     return f"""r.id, r.reference_index, {_ts("r.observed_at")}, r.title, r.year, r.raw_text, r.venue,
         e.source, v.version, l.state, l.resolver_source, {_ts("l.observed_at")},
         {snapshot_paper}.arxiv_id, ps.title, {_ts("ps.submitted_at")}, {_ts("ps.last_updated")},
         {_ts("ps.observed_at")}, ps.latest_version,
-        w.id, w.doi, w.arxiv_id, w.title, w.year, w.venue, w.metadata_source, {_ts("w.snapshot_observed_at")},
+        w.id, {_WORK_DOI}, w.arxiv_id, w.title, w.year, w.venue, w.metadata_source, {_ts("w.snapshot_observed_at")},
         ot.id, ot.value_text, oy.id, oy.value_year, onw.id,
         COUNT(*) OVER ()"""
 

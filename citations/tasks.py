@@ -52,13 +52,15 @@ def sync_standing_source_task(source: str, path: str) -> dict:
     """Re-read a standing source's file (fetched there by the operator's downloader), then check works."""
     from pathlib import Path
 
-    from citations.standing.sync import sync_standing_source
+    from citations.standing.sync import SyncFailed, sync_standing_source
 
     from citations.dispatch import dispatch_task
 
     report = sync_standing_source(source=source, data=Path(path).read_bytes(), input_name=path)
-    if report.status == "succeeded":
-        dispatch_task("citations.check_standing", kwargs={"sources": [source]})
+    if report.status != "succeeded":
+        # Raised, not returned: the job must end failed (job_records), not "succeeded" with a failed sync.
+        raise SyncFailed(f"sync #{report.sync_id} of {source} failed, nothing changed: {report.error}")
+    dispatch_task("citations.check_standing", kwargs={"sources": [source]})
     return {"sync": report.sync_id, "status": report.status, "error": report.error, "counts": dict(report.counts)}
 
 
@@ -76,3 +78,9 @@ def sweep_jobs_task() -> dict:
     from citations.dispatch import sweep_jobs
 
     return sweep_jobs()
+
+
+@shared_task(name="citations.resolve_references", **RETRY)
+def resolve_references_task(reference_ids: list[str]) -> dict:
+    """Resolve these references again (a works import has just given them something to link to)."""
+    return resolve_references(reference_ids=reference_ids).as_json()

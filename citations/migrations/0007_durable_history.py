@@ -8,12 +8,20 @@ from django.db import migrations, models
 from citations import append_only
 
 
+TABLES = [
+    "papers", "paper_snapshots", "paper_versions", "reference_extractions", "paper_references",
+    "paper_reference_links", "cited_works", "scholarly_work_events", "retraction_status_cache",
+    "retraction_status_cache_events", "standing_source_syncs", "external_citation_measurements",
+    "curation_overrides", "observation_purges",
+]
+
+
 def install_append_only(apps, schema_editor):
-    append_only.install(schema_editor)
+    append_only.install(schema_editor, TABLES)
 
 
 def uninstall_append_only(apps, schema_editor):
-    append_only.uninstall(schema_editor)
+    append_only.uninstall(schema_editor, TABLES)
 
 
 class Migration(migrations.Migration):

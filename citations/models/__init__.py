@@ -4,7 +4,14 @@ from citations.models.jobs import Job, JobChunk, JobState
 from citations.models.papers import Paper, PaperSnapshot, PaperVersion
 from citations.models.purges import ObservationPurge
 from citations.models.references import PaperReference, ReferenceExtraction
-from citations.models.resolution import CitedWork, PaperReferenceLink, ResolutionState, TitleKey
+from citations.models.resolution import (
+    CitedWork,
+    IdentifierKind,
+    PaperReferenceLink,
+    ResolutionState,
+    TitleKey,
+    WorkIdentifier,
+)
 from citations.models.standing import (
     CitationMeasurement,
     EventType,
@@ -19,5 +26,5 @@ __all__ = [
     "CitationMeasurement", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ObservationPurge", "Paper", "PaperReference", "PaperReferenceLink",
     "PaperSnapshot", "PaperVersion", "ReceiptEvent", "RecordGeneration", "ReferenceExtraction", "ResolutionState",
     "RetractionStatusReceipt", "TitleKey",
-    "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus",
+    "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus", "IdentifierKind", "WorkIdentifier",
 ]

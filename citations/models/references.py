@@ -69,6 +69,8 @@ class PaperReference(models.Model):
         indexes = [
             # Outbound itemization: a list's references in reference_index order.
             models.Index(fields=["extraction", "reference_index"], name="reference_in_list_order"),
+            # A works import re-resolves the references printing a DOI it has just learnt.
+            models.Index(fields=["doi"], name="reference_by_doi", condition=models.Q(doi__isnull=False)),
         ]
 
     def __str__(self) -> str:

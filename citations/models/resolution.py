@@ -34,12 +34,64 @@ class CitedWork(models.Model):
     snapshot_observed_at = models.DateTimeField()
     paper = models.ForeignKey(Paper, on_delete=models.PROTECT, null=True, blank=True, related_name="works",
                               help_text="The held paper this work is, when it is one.")
+    # What fuzzy resolution weighs besides the title (citations/works/): the evidence
+    # biblio-glutton uses, as the source gave it when the work was first observed.
+    first_author = models.CharField(max_length=100, null=True, blank=True, help_text="Family name, as the source gives it.")
+    container_title = models.TextField(null=True, blank=True, help_text="Journal or proceedings.")
+    volume = models.CharField(max_length=32, null=True, blank=True)
+    issue = models.CharField(max_length=32, null=True, blank=True)
+    first_page = models.CharField(max_length=32, null=True, blank=True)
+    work_type = models.CharField(max_length=40, null=True, blank=True, help_text="As the source names it.")
 
     class Meta:
         db_table = "cited_works"
+        indexes = [
+            # DatabaseStore: a reference with no usable title, by its volume and first page.
+            models.Index(fields=["volume", "first_page"], name="work_by_volume_page",
+                         condition=Q(first_page__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return self.title or self.doi or self.arxiv_id or str(self.id)
+
+
+class IdentifierKind(models.TextChoices):
+    DOI = "doi", "DOI"
+    ARXIV = "arxiv", "arXiv id"
+    OPENALEX = "openalex", "OpenAlex id"
+    DBLP = "dblp", "dblp key"
+    PMID = "pmid", "PubMed id"
+
+
+class WorkIdentifier(models.Model):
+    """An identifier of a canonical work, as a named source asserted it at a time.
+
+    One work, many identifiers: a preprint and its published version (arXiv 1910.02054 and its SC20
+    DOI) are one work, joined by the sources' own relations (Crossref `relation`, OpenAlex
+    locations, dblp links), so a reference naming either reaches it. An identifier names one work
+    only; a source claiming it for another is counted, never moved.
+    """
+
+    kind = models.CharField(max_length=16, choices=IdentifierKind.choices)
+    value = models.CharField(max_length=255, help_text="Normalised: DOIs lower case, arXiv ids without version.")
+    work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, related_name="identifiers")
+    source = models.CharField(max_length=40, help_text="Who asserted it: crossref, openalex, dblp, arxiv...")
+    observed_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "work_identifiers"
+        constraints = [
+            # Value first: the importer and the store look identifiers up by value.
+            models.UniqueConstraint(fields=["value", "kind"], name="identifier_names_one_work"),
+            models.CheckConstraint(condition=Q(kind__in=IdentifierKind.values), name="identifier_kind_is_known"),
+        ]
+        indexes = [
+            # One-hop checks and the store: every identifier of a work.
+            models.Index(fields=["work"], name="identifiers_of_work"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.value}"
 
 
 class LinkQuerySet(models.QuerySet):

@@ -88,6 +88,7 @@ class Case:
     doi: PrintedIds | None = None             # lower case
     malformed: frozenset[str] = frozenset()   # kinds ("arxiv", "doi") printed in a form that cannot be valid
     link: frozenset[str] | None = None        # gold target work ids; empty: cites no work the store may link
+    first_author: str | None = None           # the gold work's first author's family name, when the set gives it
 
 
 # --- the store ------------------------------------------------------------------------------------
@@ -110,7 +111,8 @@ def merge_candidates(candidates: Iterable[Candidate]) -> list[Candidate]:
             paper_id=held.paper_id, work_id=held.work_id, arxiv_id=held.arxiv_id or candidate.arxiv_id,
             titles=held.titles + tuple(t for t in candidate.titles if t not in held.titles),
             years=tuple(sorted(set(held.years) | set(candidate.years))),
-            dois=tuple(sorted(set(held.dois) | set(candidate.dois))))
+            dois=tuple(sorted(set(held.dois) | set(candidate.dois))),
+            first_authors=tuple(sorted(set(held.first_authors) | set(candidate.first_authors))))
     return list(merged.values())
 
 
@@ -453,15 +455,16 @@ def load_glutton(data_dir: Path) -> Iterator[Case]:
         doi = item["doi"].strip().lower()
         yield Case(key=f"references-doi-matching.json#{index}", raw=item["reference"],
                    title=item.get("atitle") or None, doi=_literal_doi(doi, item["reference"]),
-                   link=frozenset([doi]))
+                   link=frozenset([doi]), first_author=item.get("firstAuthor") or None)
 
 
 def glutton_works(data_dir: Path, cases: list[Case]) -> Iterator[Candidate]:
-    """Every gold work with its title and DOI and no year, so a title match must be all but exact."""
+    """Every gold work with its title, DOI and first author (as the NLM XML gives them) and no year:
+    a title match then needs an all but exact title, or a close one by the same first author."""
     for case in cases:
         (doi,) = case.link
         yield Candidate(paper_id=None, work_id=doi, arxiv_id=None, titles=(case.title,) if case.title else (),
-                        years=(), dois=(doi,))
+                        years=(), dois=(doi,), first_authors=(case.first_author,) if case.first_author else ())
 
 
 # --- loaders: unarXive ----------------------------------------------------------------------------
@@ -787,7 +790,8 @@ def gold_row(case: Case) -> str:
 def reference_fields(parsed: ParsedReference) -> ReferenceFields:
     """What the resolver reads of a fresh parse (as ingestion stores it; no curator overrides)."""
     return ReferenceFields(title=parsed.title, year=parsed.year,
-                           identifiers=tuple(identifier.as_json() for identifier in parsed.identifiers))
+                           identifiers=tuple(identifier.as_json() for identifier in parsed.identifiers),
+                           first_author=parsed.authors[0] if parsed.authors else None)
 
 
 def linked(resolution: Resolution) -> str | None:

@@ -14,6 +14,7 @@ Order of decisions, each explained where it is made:
   5. title and year against candidates found by blocking key: verified_fuzzy for exactly one
      clear winner, otherwise unresolved.
 """
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -33,6 +34,10 @@ VERIFY_SIMILARITY = 0.90      # same work: typically >= 0.95; 0.90 leaves room f
 NO_YEAR_SIMILARITY = 0.97     # a candidate with no year to check must be all but identical
 CLEAR_MARGIN = 0.05           # the winner must beat every other candidate by this much
 YEAR_TOLERANCE = 1            # preprint and venue versions are often a year apart
+# With no year to check (biblio-glutton's store has none; many reference styles put it last, where
+# it is lost), the first author's family name is the second piece of evidence: title and author
+# must both agree, and the title closely.
+AUTHOR_SIMILARITY = 0.93
 # For an identifier match, a title "contradicts" only when it shares almost nothing with any
 # known title: truncated, extended or reworded titles of the same paper are not contradictions.
 CONTRADICTION_RATIO = 0.50
@@ -51,6 +56,7 @@ class Candidate:
     titles: tuple[str, ...]
     years: tuple[int, ...]
     dois: tuple[str, ...] = ()
+    first_authors: tuple[str, ...] = ()     # family names, as the sources give them
 
     @property
     def label(self) -> str:
@@ -71,6 +77,7 @@ class ReferenceFields:
     year: int | None
     identifiers: tuple[dict, ...] = ()
     not_a_work: bool = False
+    first_author: str | None = None          # as parsed: "Kawai K", "S. Rajbhandari"
 
     def identifiers_of(self, kind: str, *, valid: bool) -> list[dict]:
         return [i for i in self.identifiers if i["kind"] == kind and bool(i.get("valid")) is valid]
@@ -144,12 +151,17 @@ def best_similarity(title: str, titles: Iterable[str]) -> float:
 
 def _similarity(mine: str, theirs: str, original: str) -> float:
     score = fuzz.ratio(mine, theirs) / 100
-    # "Educating for innovation and management" cites "...: The engineering educator's dilemma".
-    if ":" in original:
-        main = comparable_title(original.split(":", 1)[0])
+    # "Educating for innovation and management" cites "...: The engineering educator's dilemma";
+    # "Relying on informal care in the new century?" cites "...? Informal care for elderly people".
+    main = _MAIN_TITLE.split(original, maxsplit=1)[0]
+    if main != original:
+        main = comparable_title(main)
         if len(significant_tokens(main)) >= MIN_SUBTITLE_TOKENS:
             score = max(score, fuzz.ratio(mine, main) / 100)
     return score
+
+
+_MAIN_TITLE = re.compile(r"\s*(?::|\?|\.\s)\s*")
 
 
 def _contradicts(title: str, titles: Iterable[str]) -> bool:
@@ -185,32 +197,81 @@ def _fuzzy(fields: ReferenceFields, store: CandidateStore, *, doi: str | None) -
     )
     listed = [{"candidate": c.label, "similarity": round(s, 3), "years": list(c.years)} for s, c in scored[:5]]
     if not scored:
-        return Resolution("unresolved", "title_year", evidence={"reason": "no held paper has a similar title"})
-    if fields.year is None:
-        return Resolution("unresolved", "title_year", evidence={
-            "reason": "no year to confirm a title match", "candidates": listed})
+        return Resolution("unresolved", "title_year", evidence={"reason": "no known work has a similar title"})
 
     def agrees(similarity: float, candidate: Candidate) -> bool:
         if doi and candidate.dois and doi not in candidate.dois and not all(
                 d.startswith("10.48550/") for d in candidate.dois):
             return False          # the reference names another DOI than this work's own
-        if not _names_agree(fields.title, candidate.titles):
+        if not _names_agree(fields.title, candidate.titles) or _kind_differs(fields.title, candidate.titles):
             return False
+        author = author_agrees(fields.first_author, candidate.first_authors) is True
+        if fields.year is None:
+            # No year printed: the first author must agree, and the title closely.
+            return author and similarity >= AUTHOR_SIMILARITY
         if not candidate.years:
-            return similarity >= NO_YEAR_SIMILARITY
+            # The work's year is unknown: an all but identical title, or a close one by the same first author.
+            return similarity >= NO_YEAR_SIMILARITY or (author and similarity >= AUTHOR_SIMILARITY)
         return similarity >= VERIFY_SIMILARITY and any(abs(fields.year - y) <= YEAR_TOLERANCE
                                                        for y in candidate.years)
 
     agreeing = [(s, c) for s, c in scored if agrees(s, c)]
     if not agreeing:
-        return Resolution("unresolved", "title_year", evidence={
-            "reason": "no candidate agrees on both title and year", "candidates": listed})
+        reason = ("no candidate agrees on both title and year" if fields.year is not None else
+                  "no year, and no candidate agrees on title and first author")
+        return Resolution("unresolved", "title_year", evidence={"reason": reason, "candidates": listed})
     best_score, best = agreeing[0]
     runner_up = next((s for s, c in scored if c is not best), None)
     if runner_up is not None and best_score - runner_up < CLEAR_MARGIN:
-        return Resolution("unresolved", "title_year", evidence={
-            "reason": "two candidates are too close to tell apart", "candidates": listed})
+        # Close titles are told apart only by the other evidence: nothing contradicts the winner,
+        # and every close candidate is contradicted (another year, another first author): the same
+        # title by someone else in another year, an erratum, a journal version a decade later.
+        def contradicted(candidate: Candidate) -> bool:
+            other_year = fields.year is not None and candidate.years and not any(
+                abs(fields.year - y) <= YEAR_TOLERANCE for y in candidate.years)
+            return bool(other_year) or author_agrees(fields.first_author, candidate.first_authors) is False \
+                or _kind_differs(fields.title, candidate.titles)
+
+        close = [c for s, c in scored if c is not best and best_score - s < CLEAR_MARGIN]
+        if contradicted(best) or not all(contradicted(c) for c in close):
+            return Resolution("unresolved", "title_year", evidence={
+                "reason": "two candidates are too close to tell apart", "candidates": listed})
+    author = author_agrees(fields.first_author, best.first_authors)
     return Resolution("verified_fuzzy", "title_year", best.paper_id, best.work_id, evidence={
         "candidate": best.label, "title_similarity": round(best_score, 3), "year": fields.year,
         "candidate_years": list(best.years), "runner_up_similarity": round(runner_up, 3) if runner_up else None,
+        "first_author": {True: "agrees", False: "differs", None: "unknown"}[author],
+        "matched_on": ["title"] + (["year"] if fields.year is not None and best.years else [])
+                      + (["first_author"] if author else []),
         "candidates": listed})
+
+
+_NOTICE = re.compile(r"^\W*(erratum|errata|corrigendum|correction|retraction|retracted|expression of concern|"
+                     r"addendum|withdrawn|notice of retraction)\b", re.I)
+
+
+def _kind_differs(title: str, titles: Iterable[str]) -> bool:
+    """A notice about a paper ("Erratum: <its title>") is not the paper, and the paper is not its notice."""
+    mine = bool(_NOTICE.match(title or ""))
+    return all(bool(_NOTICE.match(other)) != mine for other in titles) if titles else False
+
+
+_INITIALS = re.compile(r"^(?:[a-z]{1,2})$")
+
+
+def _surname_tokens(name: str) -> set[str]:
+    """The words of an author string that can be a family name (initials left out)."""
+    tokens = comparable_title(name).split()
+    return {t for t in tokens if not _INITIALS.match(t)}
+
+
+def author_agrees(reference_author: str | None, first_authors: Iterable[str]) -> bool | None:
+    """Whether the reference's first author is the candidate's: True, False, or None when either is
+    unknown. "Kawai K", "K. Kawai" and "Kawai, K." all agree with the family name "Kawai"."""
+    first_authors = [a for a in first_authors if a]
+    if not reference_author or not first_authors:
+        return None
+    mine = _surname_tokens(reference_author)
+    if not mine:
+        return None
+    return any(_surname_tokens(family) & mine for family in first_authors)

@@ -55,6 +55,7 @@ def reference_fields(reference: PaperReference, overrides: dict | None = None) -
         year=overrides.get("year", reference.year),
         identifiers=identifiers,
         not_a_work=bool(overrides.get("not_a_work")),
+        first_author=(reference.authors or [None])[0] if isinstance(reference.authors, list) else None,
     )
 
 
@@ -126,6 +127,7 @@ def _resolve_batch(reference_ids: list) -> ResolutionSummary:
             new_links.append(_link(pk, result, work_id, now))
         PaperReferenceLink.objects.bulk_create(new_links)
         summary.written += len(new_links)
+        _check_standing_of_linked_works(new_links)
         if new_links:
             changed = {link.reference_id for link in new_links}
             touched = {newest[pk]["cited_paper_id"] for pk in changed if pk in newest}
@@ -133,6 +135,18 @@ def _resolve_batch(reference_ids: list) -> ResolutionSummary:
             touched |= {ref.extraction.paper_version.paper_id for ref in references if ref.pk in changed}
             records_of_papers_changed(paper_ids=touched)
     return summary
+
+
+def _check_standing_of_linked_works(links: list[PaperReferenceLink]) -> None:
+    """Standing on link: a reference that now names a work has that work checked against every
+    synchronised source at once, in this transaction, not at the next daily sync, so its record says
+    "cites a retracted work" as soon as it says whom it cites. Works already checked against a
+    sync are skipped (a receipt per work and sync), so this costs a few indexed reads per batch."""
+    from citations.standing.checks import check_works
+
+    work_ids = {link.cited_work_id for link in links if link.cited_work_id}
+    if work_ids:
+        check_works(work_ids=work_ids)
 
 
 def _link(reference_id, result: Resolution, work_id, now: datetime) -> PaperReferenceLink:

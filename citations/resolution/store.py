@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from citations.arxiv_ids import arxiv_doi
-from citations.models import CitedWork, Paper, PaperSnapshot, TitleKey
+from citations.models import CitedWork, IdentifierKind, Paper, PaperSnapshot, TitleKey, WorkIdentifier
 from citations.resolution.matching import Candidate, ReferenceFields
 from citations.resolution.text import title_blocking_keys
 
@@ -22,6 +22,7 @@ class DatabaseStore:
         self._key_targets: dict[str, list[tuple[int | None, str | None]]] = {}
         self._papers: dict[int, Candidate] = {}
         self._works: dict[str, Candidate] = {}
+        self._arxiv_works: dict[str, tuple[int | None, str | None] | None] = {}
 
     # --- CandidateStore ---------------------------------------------------------------------------
 
@@ -29,7 +30,10 @@ class DatabaseStore:
         if arxiv_id not in self._paper_by_arxiv:
             self._load(arxiv_ids={arxiv_id})
         paper_id = self._paper_by_arxiv.get(arxiv_id)
-        return self._papers.get(paper_id) if paper_id else None
+        if paper_id:
+            return self._papers.get(paper_id)
+        # Not held, but known to the works store (a CoRR record, an OpenAlex location).
+        return self._target(self._arxiv_works.get(arxiv_id))
 
     def by_doi(self, doi: str) -> Candidate | None:
         if doi.startswith(ARXIV_DOI_PREFIX):
@@ -86,12 +90,14 @@ class DatabaseStore:
             for arxiv_id in arxiv_ids:
                 self._paper_by_arxiv[arxiv_id] = held.get(arxiv_id)
             paper_ids |= set(held.values())
+            elsewhere = arxiv_ids - set(held)
+            if elsewhere:
+                for arxiv_id, target in self._work_targets(IdentifierKind.ARXIV, "arxiv_id", elsewhere).items():
+                    self._arxiv_works[arxiv_id] = target
+                    work_ids.add(target[1])
         plain_dois = set(dois) - {d for d in dois if d.startswith(ARXIV_DOI_PREFIX)}
         if plain_dois:
-            targets: dict[str, tuple[int | None, str | None]] = {}
-            for doi, work_id, paper_id in CitedWork.objects.filter(doi__in=plain_dois).order_by().values_list(
-                    "doi", "id", "paper_id"):
-                targets[doi] = (paper_id, str(work_id))
+            targets = self._work_targets(IdentifierKind.DOI, "doi", plain_dois)
             for doi, paper_id in PaperSnapshot.objects.filter(doi__in=plain_dois).order_by().values_list(
                     "doi", "paper_id"):
                 targets.setdefault(doi, (paper_id, None))
@@ -115,22 +121,37 @@ class DatabaseStore:
         self._load_papers(paper_ids - set(self._papers))
         self._load_works(work_ids - set(self._works))
 
+    @staticmethod
+    def _work_targets(kind: str, column: str, values: set[str]) -> dict[str, tuple[int | None, str]]:
+        """value -> (held paper, work) of the works named by these identifiers: by the works' own
+        column, or by an identifier the works store joined to them (a published DOI of a preprint)."""
+        targets: dict[str, tuple[int | None, str]] = {}
+        for value, work_id, paper_id in CitedWork.objects.filter(**{f"{column}__in": values}).order_by().values_list(
+                column, "id", "paper_id"):
+            targets[value] = (paper_id, str(work_id))
+        for value, work_id, paper_id in (WorkIdentifier.objects.filter(value__in=values - set(targets), kind=kind)
+                                         .order_by().values_list("value", "work_id", "work__paper_id")):
+            targets[value] = (paper_id, str(work_id))
+        return targets
+
     def _load_papers(self, paper_ids: set[int]) -> None:
         if not paper_ids:
             return
-        titles, years, dois = defaultdict(list), defaultdict(set), defaultdict(set)
+        titles, years, dois, authors = defaultdict(list), defaultdict(set), defaultdict(set), defaultdict(set)
         arxiv = dict(Paper.objects.filter(id__in=paper_ids).order_by().values_list("id", "arxiv_id"))
-        for paper_id, title, submitted, updated, doi in (
+        for paper_id, title, submitted, updated, doi, names in (
                 PaperSnapshot.objects.filter(paper_id__in=paper_ids).newest_first()
-                .values_list("paper_id", "title", "submitted_at", "last_updated", "doi")):
+                .values_list("paper_id", "title", "submitted_at", "last_updated", "doi", "authors")):
             if title and title not in titles[paper_id]:
                 titles[paper_id].append(title)
             years[paper_id] |= {d.year for d in (submitted, updated) if d}
             if doi:
                 dois[paper_id].add(doi.lower())
+            if names:                     # arXiv's "A. Author, B. Author and C. Author"
+                authors[paper_id].add(names.split(",")[0].split(" and ")[0].strip())
         works = {}
-        for work_id, paper_id, title, year, doi in CitedWork.objects.filter(paper_id__in=paper_ids).order_by().values_list(
-                "id", "paper_id", "title", "year", "doi"):
+        for work_id, paper_id, title, year, doi, author in CitedWork.objects.filter(
+                paper_id__in=paper_ids).order_by().values_list("id", "paper_id", "title", "year", "doi", "first_author"):
             works[paper_id] = str(work_id)
             if title and title not in titles[paper_id]:
                 titles[paper_id].append(title)
@@ -138,17 +159,30 @@ class DatabaseStore:
                 years[paper_id].add(year)
             if doi:
                 dois[paper_id].add(doi)
+            if author:
+                authors[paper_id].add(author)
+        for work_id, value in WorkIdentifier.objects.filter(work_id__in=works.values(), kind=IdentifierKind.DOI) \
+                .order_by().values_list("work_id", "value"):
+            paper_id = next(p for p, w in works.items() if w == str(work_id))
+            dois[paper_id].add(value)
         for paper_id in paper_ids:
             dois[paper_id].add(arxiv_doi(arxiv[paper_id]))
             self._papers[paper_id] = Candidate(
                 paper_id=paper_id, work_id=works.get(paper_id), arxiv_id=arxiv[paper_id],
-                titles=tuple(titles[paper_id]), years=tuple(sorted(years[paper_id])), dois=tuple(sorted(dois[paper_id])))
+                titles=tuple(titles[paper_id]), years=tuple(sorted(years[paper_id])), dois=tuple(sorted(dois[paper_id])),
+                first_authors=tuple(sorted(authors[paper_id])))
 
     def _load_works(self, work_ids: set[str]) -> None:
         if not work_ids:
             return
-        for work_id, arxiv_id, title, year, doi in CitedWork.objects.filter(id__in=work_ids).values_list(
-                "id", "arxiv_id", "title", "year", "doi"):
-            self._works[str(work_id)] = Candidate(
-                paper_id=None, work_id=str(work_id), arxiv_id=arxiv_id, titles=(title,) if title else (),
-                years=(year,) if year else (), dois=(doi,) if doi else ())
+        dois = defaultdict(set)
+        for work_id, value in WorkIdentifier.objects.filter(work_id__in=work_ids, kind=IdentifierKind.DOI) \
+                .order_by().values_list("work_id", "value"):
+            dois[str(work_id)].add(value)
+        for work_id, arxiv_id, title, year, doi, author in CitedWork.objects.filter(id__in=work_ids).order_by() \
+                .values_list("id", "arxiv_id", "title", "year", "doi", "first_author"):
+            key = str(work_id)
+            self._works[key] = Candidate(
+                paper_id=None, work_id=key, arxiv_id=arxiv_id, titles=(title,) if title else (),
+                years=(year,) if year else (), dois=tuple(sorted(dois[key] | ({doi} if doi else set()))),
+                first_authors=(author,) if author else ())

@@ -4,6 +4,10 @@ A receipt says: this work's DOIs (its own, and its arXiv DOI) were looked up in 
 synchronised at this time, and these events were found. Its time is the sync's time, so checking
 again against the same sync writes nothing, and a record can say "as of" exactly that. A lookup
 that fails raises before anything is written: it can never leave a receipt that reads "no event".
+
+A receipt finds the newest revision of each source record as of its sync (revisions.py): after
+Retraction Watch revises a retraction to a correction, the new receipt finds the correction, and
+the older receipt keeps the retraction it found.
 """
 from collections import defaultdict
 
@@ -12,7 +16,8 @@ from django.db import transaction
 from citations.arxiv_ids import arxiv_doi
 from citations.record_cache import records_changed
 from citations.models import CitedWork, ReceiptEvent, RetractionStatusReceipt, ScholarlyWorkEvent, StandingSourceSync
-from citations.models import SyncStatus
+from citations.models import IdentifierKind, SyncStatus, WorkIdentifier
+from citations.standing.revisions import newest_as_of
 
 BATCH = 1000
 
@@ -58,12 +63,19 @@ def _check_batch(source: str, sync: StandingSourceSync, rows) -> int:
     checked = set(RetractionStatusReceipt.objects.filter(work_id__in=[r[0] for r in rows], source=source,
                                                          observed_at=at).values_list("work_id", flat=True))
     pending = [(work_id, work_dois(doi, arxiv_id)) for work_id, doi, arxiv_id in rows if work_id not in checked]
+    # A work is checked under every DOI the works store joined to it: a notice about either the
+    # preprint or the published version reaches the references to it.
+    joined = defaultdict(set)
+    for work_id, kind, value in WorkIdentifier.objects.filter(work_id__in=[w for w, _ in pending]).values_list(
+            "work_id", "kind", "value"):
+        joined[work_id].add(value if kind == IdentifierKind.DOI else arxiv_doi(value) if kind == IdentifierKind.ARXIV
+                            else None)
+    pending = [(work_id, dois | (joined[work_id] - {None})) for work_id, dois in pending]
     if not pending:
         return 0
     by_doi = defaultdict(list)
-    for event_id, subject in ScholarlyWorkEvent.objects.filter(
-            source=source, observed_at__lte=at,
-            subject_doi__in={d for _, dois in pending for d in dois}).values_list("id", "subject_doi"):
+    about = ScholarlyWorkEvent.objects.filter(source=source, subject_doi__in={d for _, dois in pending for d in dois})
+    for event_id, subject in newest_as_of(about, at).values_list("id", "subject_doi"):
         by_doi[subject].append(event_id)
     with transaction.atomic():
         receipts = RetractionStatusReceipt.objects.bulk_create(

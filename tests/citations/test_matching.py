@@ -90,7 +90,33 @@ def test_a_year_more_than_one_off_does_not_verify():
 def test_without_a_year_a_title_match_is_not_enough():
     result = resolve(ReferenceFields("ZeRO-Offload: Democratizing Billion-Scale model training", None), FAMILY)
     assert result.state == "unresolved"
-    assert result.evidence["reason"] == "no year to confirm a title match"
+    assert result.evidence["reason"] == "no year, and no candidate agrees on title and first author"
+
+
+def test_without_a_year_the_title_and_the_first_author_together_verify():
+    store = Store(Candidate(paper_id=None, work_id="w-kawai", arxiv_id=None, titles=(
+        "Endoscopic sphincterotomy of the ampulla of Vater",), years=(), dois=("10.1016/s0016-5107(74)73914-1",),
+        first_authors=("Kawai",)))
+    result = resolve(ReferenceFields("Endoscopic sphincterotomy of the ampulla of Vater", None,
+                                     first_author="Kawai K"), store)
+    assert result.state == "verified_fuzzy" and result.work_id == "w-kawai"
+    assert result.evidence["first_author"] == "agrees" and result.evidence["matched_on"] == ["title", "first_author"]
+
+
+def test_without_a_year_another_first_author_does_not_verify():
+    store = Store(Candidate(paper_id=None, work_id="w-kawai", arxiv_id=None, titles=(
+        "Endoscopic sphincterotomy of the ampulla of Vater",), years=(), first_authors=("Kawai",)))
+    result = resolve(ReferenceFields("Endoscopic sphincterotomy of the ampulla of Vater", None,
+                                     first_author="M. Classen"), store)
+    assert result.state == "unresolved"
+
+
+def test_first_authors_agree_whatever_the_order_of_initials_and_family_name():
+    from citations.resolution.matching import author_agrees
+
+    assert author_agrees("Kawai K", ["Kawai"]) and author_agrees("K. Kawai", ["Kawai"])
+    assert author_agrees("Rajbhandari, S.", ["Rajbhandari"]) and author_agrees("J. Müller", ["Muller"])
+    assert author_agrees("Classen M", ["Kawai"]) is False and author_agrees(None, ["Kawai"]) is None
 
 
 def test_two_held_papers_with_one_title_are_too_close_to_tell_apart():

@@ -29,10 +29,11 @@ def test_resolving_the_seeds_verifies_the_35_held_arxiv_papers(resolved_seeds):
     assert {o["resolution"]["status"] for o in named} == {"verified_exact"}
     assert {o["resolution"]["resolver_source"] for o in named} == {"arxiv_id"}
     # Newly resolved: the resolution time is after the references were observed, and each now has a canonical
-    # work, whose standing check is pending until the sources are checked.
+    # work, checked against the synchronised sources as it was linked (standing on link), not pending.
     assert all(o["resolution"]["observed_at"] > o["citation"]["source_observed_at"] for o in named)
     assert all(o["citation"]["cited_work"]["work_id"] for o in named)
-    assert {o["standing_notice"]["reason"] for o in named} == {"standing_check_pending"}
+    assert {o["standing_notice"]["reason"] for o in named} == {None}
+    assert all(o["standing_notice"]["source_receipts"] for o in named)
 
 
 def test_the_resolve_command_prints_a_summary_of_states(resolved_seeds):

@@ -1,0 +1,193 @@
+"""Benchmark: the works store at scale: import throughput, disk, and DOI resolution of real strings.
+
+    python bench/works.py [--distractors 1000000] [--database-url postgres://root@127.0.0.1:5432/pith_bench_works]
+                          [--limit N]
+
+The store (one PostgreSQL database, filled once and reused while its size matches) holds:
+  - the 17,015 target works of the biblio-glutton set (../shared/data/biblio-glutton-doi-matching), from
+    their gold metadata: DOI, article title, first author, journal, volume, first page; no year (the set
+    gives none);
+  - --distractors generated works, written as Crossref JSON lines and read by `import_works crossref`
+    exactly as an operator's file would be:
+      * near-duplicates of the targets, one per target: the same title by another first author and
+        with a year ("same title other year"), an erratum of it ("Erratum: <title>", same journal,
+        other page), the same journal and volume at another page with another title;
+      * the rest: titles made of the targets' own vocabulary (so blocking keys collide as in real
+        data), with authors, journals, volumes and pages drawn from the targets'.
+Prints: import throughput (works/s, the import_works command's own path, COPY on PostgreSQL) and disk
+per million works; then the 17,015 real reference strings (GROBID-extracted from PMC PDFs) parsed and
+resolved against the store by the production resolver and DatabaseStore, in batches of 200 as the
+resolution service does; precision and recall of the DOI links, side by side with biblio-glutton's own
+published figures on the same set (precision 0.973, recall 0.955).
+"""
+import argparse
+import gzip
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data" / "biblio-glutton-doi-matching" / "references-doi-matching.json.gz"
+GLUTTON = {"precision": 0.973, "recall": 0.955}
+
+
+def setup(database_url: str) -> None:
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pith.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+
+def ensure_database(database_url: str) -> None:
+    import psycopg
+
+    base, name = database_url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as connection:
+        if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def crossref_item(doi, title, author, journal, volume, page, year=None) -> dict:
+    item = {"DOI": doi, "title": [title] if title else [], "author": [{"family": author, "sequence": "first"}]
+            if author else [], "container-title": [journal] if journal else [], "volume": volume, "page": page,
+            "type": "journal-article"}
+    if year:
+        item["issued"] = {"date-parts": [[year]]}
+    return item
+
+
+def write_store_file(path: Path, items: list[dict], distractors: int, seed: int = 7) -> int:
+    """The targets and the distractors, as Crossref JSON lines; returns the number of lines."""
+    rng = random.Random(seed)
+    words = sorted({w for item in items for w in (item.get("atitle") or "").split() if len(w) > 3})
+    authors = sorted({item["firstAuthor"] for item in items if item.get("firstAuthor")})
+    journals = sorted({item["jtitle"] for item in items if item.get("jtitle")})
+    lines = 0
+    with gzip.open(path, "wt", encoding="utf-8") as out:
+        def put(record):
+            nonlocal lines
+            out.write(json.dumps(record) + "\n")
+            lines += 1
+
+        for item in items:
+            put(crossref_item(item["doi"].lower(), item.get("atitle"), item.get("firstAuthor"), item.get("jtitle"),
+                              item.get("volume"), item.get("firstPage")))
+        near = 0
+        for n, item in enumerate(items):
+            if near >= distractors:
+                break
+            title = item.get("atitle")
+            if not title:
+                continue
+            put(crossref_item(f"10.99999/same-title.{n}", title, rng.choice(authors), item.get("jtitle"),
+                              str(rng.randint(1, 300)), str(rng.randint(1, 2000)), rng.randint(1950, 2024)))
+            put(crossref_item(f"10.99999/erratum.{n}", f"Erratum: {title}", item.get("firstAuthor"),
+                              item.get("jtitle"), item.get("volume"), str(rng.randint(1, 2000))))
+            put(crossref_item(f"10.99999/same-journal.{n}", " ".join(rng.sample(words, 9)), rng.choice(authors),
+                              item.get("jtitle"), item.get("volume"), str(rng.randint(1, 2000))))
+            near += 3
+        for n in range(distractors - near):
+            put(crossref_item(f"10.99998/generated.{n}", " ".join(rng.sample(words, rng.randint(6, 14))).capitalize(),
+                              rng.choice(authors), rng.choice(journals), str(rng.randint(1, 300)),
+                              str(rng.randint(1, 3000)), rng.randint(1950, 2025)))
+    return lines
+
+
+def fill(items: list[dict], distractors: int) -> dict:
+    from django.db import connection
+
+    from citations.models import CitedWork
+    from citations.works.importer import import_works
+
+    held = CitedWork.objects.count()
+    generated = CitedWork.objects.filter(doi__startswith="10.9999").count()     # the distractors' prefixes
+    if held and generated == distractors:
+        return {"reused": True, "works": held}
+    if held:
+        sys.exit(f"the bench database holds {generated:,} distractors, not {distractors:,}: drop it or pick another "
+                 "--database-url")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "works.jsonl.gz"
+        started = time.perf_counter()
+        lines = write_store_file(path, items, distractors)
+        generated = time.perf_counter() - started
+        started = time.perf_counter()
+        report = import_works(gzip.open(path, "rb"), source="crossref")
+        seconds = time.perf_counter() - started
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_total_relation_size('cited_works') + pg_total_relation_size('work_identifiers') "
+                       "+ pg_total_relation_size('title_keys')")
+        size = cursor.fetchone()[0]
+    return {"reused": False, "works": report.created["works"], "lines": lines, "rejected": sum(report.rejected.values()),
+            "generate_s": generated, "import_s": seconds, "works_per_s": report.created["works"] / seconds,
+            "bytes_per_million": size / (report.created["works"] / 1e6)}
+
+
+def resolve_all(items: list[dict]) -> dict:
+    from citations.resolution.evaluation import reference_fields
+    from citations.resolution.matching import resolve
+    from citations.resolution.parser import parse_reference
+    from citations.resolution.store import DatabaseStore
+    from citations.models import CitedWork
+
+    correct = wrong = missed = 0
+    started = time.perf_counter()
+    for start in range(0, len(items), 200):
+        batch = items[start:start + 200]
+        fields = [reference_fields(parse_reference(item["reference"])) for item in batch]
+        store = DatabaseStore()
+        store.prefetch(fields)
+        results = [resolve(f, store) for f in fields]
+        work_ids = {r.work_id for r in results if r.work_id}
+        dois = {str(w): d for w, d in CitedWork.objects.filter(id__in=work_ids).values_list("id", "doi")}
+        for item, result in zip(batch, results):
+            if result.state not in ("verified_exact", "verified_fuzzy") or not result.work_id:
+                missed += 1
+            elif dois.get(result.work_id) == item["doi"].lower():
+                correct += 1
+            else:
+                wrong += 1
+    seconds = time.perf_counter() - started
+    linked = correct + wrong
+    return {"references": len(items), "correct": correct, "wrong": wrong, "missed": missed,
+            "precision": correct / linked if linked else 0.0, "recall": correct / len(items),
+            "references_per_s": len(items) / seconds}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--distractors", type=int, default=1_000_000)
+    parser.add_argument("--database-url", default="postgres://root@127.0.0.1:5432/pith_bench_works")
+    parser.add_argument("--limit", type=int, default=None, help="Resolve only the first N strings.")
+    args = parser.parse_args()
+    if not DATA.exists():
+        sys.exit(f"{DATA} is missing")
+    ensure_database(args.database_url)
+    setup(args.database_url)
+    items = json.load(gzip.open(DATA, "rt"))
+    store = fill(items, args.distractors)
+    if store["reused"]:
+        print(f"store: {store['works']:,} works (reused)")
+    else:
+        print(f"store: {store['works']:,} works from {store['lines']:,} Crossref lines ({store['rejected']} rejected); "
+              f"generated in {store['generate_s']:.0f} s")
+        print(f"import_works crossref: {store['import_s']:.1f} s, {store['works_per_s']:,.0f} works/s; "
+              f"disk {store['bytes_per_million'] / 1e9:.2f} GB per million works (works, identifiers, title keys)")
+    found = resolve_all(items[:args.limit] if args.limit else items)
+    print(f"resolution of {found['references']:,} real strings: {found['references_per_s']:,.0f} references/s")
+    print(f"{'':14}{'precision':>10}{'recall':>8}")
+    print(f"{'Pith':14}{found['precision']:>10.3f}{found['recall']:>8.3f}   "
+          f"(correct {found['correct']:,}, wrong {found['wrong']:,}, not linked {found['missed']:,})")
+    print(f"{'biblio-glutton':14}{GLUTTON['precision']:>10.3f}{GLUTTON['recall']:>8.3f}   (published, same set)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,361 @@
+"""Writing works read from a source: one work per scholarly work, idempotent, in batches.
+
+For each record the importer looks up every identifier it carries (the source's own id, its DOIs,
+its arXiv id...). None known: a new work, dated and named by its source, filed under its title's
+blocking keys. Some known: the record is that work, and the identifiers it adds (a published DOI
+for a preprint, an OpenAlex id...) are joined to it. An identifier already naming another work is
+never moved: the record joins the work of its own id, and the clash is counted. A record naming a
+held arXiv paper joins that paper's work, so a reference to the paper's DOI reaches the paper.
+
+Importing a file again writes nothing. A batch is one transaction; on PostgreSQL its rows go in
+with COPY (the works, their identifiers, their title keys), which is what makes a dump of tens of
+millions of works an afternoon's import. A work is kept as first observed: a later record of the
+same work adds identifiers, not a rewrite of its fields.
+
+Speed (bench/works.py): the file is parsed in a thread ahead of the writes, so Python reads the next
+batch while PostgreSQL writes this one; the COPY rows are plain text joined into one buffer per table
+(no model instances), and the lookups send one array, not a parameter per value. The decisions are
+made one batch after the other, as before, so the result does not depend on the thread. What remains
+is PostgreSQL's own work (the indexes of title_keys, the foreign-key checks at commit): most of the time.
+"""
+import os
+import queue
+import threading
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from citations.ingest import IngestReport, RejectedLine
+from citations.models import CitedWork, IdentifierKind, Paper, PaperReference, TitleKey, WorkIdentifier
+from citations.resolution.text import comparable_title, fold, title_blocking_keys
+from citations.works import crossref, dblp, openalex
+from citations.works.records import WorkRecord
+
+READERS = {crossref.SOURCE: crossref.read_works, openalex.SOURCE: openalex.read_works, dblp.SOURCE: dblp.read_works}
+BATCH = 20000
+READ_AHEAD_CHUNK = 1000     # records the reading thread hands over at a time
+READ_AHEAD_DEPTH = 40       # chunks it may read ahead of the writes: two batches
+WORK_COLUMNS = ("id", "doi", "arxiv_id", "title", "year", "venue", "metadata_source", "snapshot_observed_at",
+                "paper_id", "first_author", "container_title", "volume", "issue", "first_page", "work_type")
+
+
+@dataclass
+class WorksReport(IngestReport):
+    stopped: str = ""           # a problem with the file itself: what was read before it is kept
+    referencing: int = 0        # references naming a new identifier, sent for resolution
+
+
+def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime | None = None,
+                 progress: Callable[[], None] | None = None) -> WorksReport:
+    """Read a source's works file into the works store; see the module docstring."""
+    if source not in READERS:
+        raise ValueError(f"unknown works source {source!r} (known: {', '.join(sorted(READERS))})")
+    observed_at = observed_at or timezone.now()
+    report = WorksReport()
+    batch: list[WorkRecord] = []
+    items = _ReadAhead(READERS[source](lines))
+    try:
+        for position, item in items:
+            report.lines += 1
+            if isinstance(item, RejectedLine):
+                report.reject(position, str(item))
+                continue
+            batch.append(item)
+            if len(batch) >= BATCH:
+                report.referencing += _resolve_references_naming(_write(batch, observed_at, report))
+                batch = []
+                if progress:
+                    progress()
+    except RejectedLine as error:
+        report.stopped = str(error)
+    finally:
+        items.close()
+    if batch:
+        report.referencing += _resolve_references_naming(_write(batch, observed_at, report))
+    if progress:
+        progress()
+    return report
+
+
+def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) -> set[str]:
+    try:
+        with transaction.atomic():
+            return _write_batch(batch, observed_at, report, copy=connection.vendor == "postgresql")
+    except IntegrityError:
+        # Another importer wrote some of the same works meanwhile: do the batch again, reading
+        # what it wrote (the writes below skip rows that exist by then).
+        with transaction.atomic():
+            return _write_batch(batch, observed_at, report, copy=False)
+
+
+def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksReport, *, copy: bool) -> set[str]:
+    counts = Counter()
+    # arXiv versions first, so that a venue record finds the CoRR record of its paper in this batch too.
+    batch = sorted(batch, key=_has_no_arxiv_id)
+    # Work ids: text on the COPY path (what COPY writes), uuid.UUID on the ORM path.
+    held = _held_identifiers(batch, as_text=copy)
+    by_title = _corr_versions(batch, held, as_text=copy)
+    new_ids = iter(_uuid4_texts(len(batch))) if copy else None
+    corr_in_batch: dict[tuple[str, str], list] = {}
+    works: list[tuple] = []                 # (work id, record) of each new work
+    identifiers: list[tuple] = []           # (kind, value, work id, source) of each new identifier
+    for record in batch:
+        targets = [held[i] for i in record.identifiers if i in held]
+        work_id = held.get(record.identifiers[0]) or (targets[0] if targets else by_title.get(id(record)))
+        key = _corr_key(record)
+        if work_id is None and key and not record.ids_of(IdentifierKind.ARXIV) and len(corr_in_batch.get(key, ())) == 1:
+            work_id = corr_in_batch[key][0]
+        created = work_id is None
+        if created:
+            work_id = next(new_ids) if copy else uuid.uuid4()
+            works.append((work_id, record))
+            counts["works"] += 1
+        if key and record.ids_of(IdentifierKind.ARXIV):
+            corr_in_batch.setdefault(key, []).append(work_id)
+        if len(set(targets)) > 1:
+            counts["identifiers already naming another work (kept there)"] += 1
+        added = [i for i in record.identifiers if i not in held]
+        for kind, value in added:
+            held[(kind, value)] = work_id
+            identifiers.append((kind, value, work_id, record.source))
+        if created:
+            continue
+        if added:
+            counts["works joined by new identifiers"] += 1
+        else:
+            report.unchanged += 1
+    keys = [(key, work_id) for work_id, record in works if record.title for key in title_blocking_keys(record.title)]
+    if copy:
+        _copy_works(works, identifiers, keys, observed_at)
+    else:
+        CitedWork.objects.bulk_create([_new_work(work_id, record, observed_at) for work_id, record in works],
+                                      batch_size=1000)
+        WorkIdentifier.objects.bulk_create(
+            [WorkIdentifier(kind=kind, value=value, work_id=work_id, source=source, observed_at=observed_at)
+             for kind, value, work_id, source in identifiers], batch_size=1000, ignore_conflicts=True)
+        TitleKey.objects.bulk_create([TitleKey(key=key, work_id=work_id) for key, work_id in keys],
+                                     batch_size=1000, ignore_conflicts=True)
+    report.created.update(counts)
+    report.created["identifiers"] += len(identifiers)
+    return {value for kind, value, _, _ in identifiers if kind == IdentifierKind.DOI}
+
+
+def _has_no_arxiv_id(record: WorkRecord) -> bool:
+    return not any(kind == IdentifierKind.ARXIV for kind, _ in record.identifiers)
+
+
+def _held_identifiers(batch: list[WorkRecord], *, as_text: bool = False) -> dict[tuple[str, str], uuid.UUID | str]:
+    """(kind, value) -> work id for every identifier of the batch the store already knows (the id as
+    text with as_text, on PostgreSQL: one query of an array per table, not one parameter per value)."""
+    values = {value for record in batch for _, value in record.identifiers}
+    dois = {v for r in batch for v in r.ids_of(IdentifierKind.DOI)}
+    arxiv = {v for r in batch for v in r.ids_of(IdentifierKind.ARXIV)}
+    if as_text:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT kind, value, work_id::text FROM work_identifiers WHERE value = ANY(%s)", [list(values)])
+            held = {(kind, value): work for kind, value, work in cursor.fetchall()}
+            known = []
+            for column, wanted in (("doi", dois), ("arxiv_id", arxiv)):
+                if wanted:
+                    cursor.execute(f"SELECT {column}, id::text FROM cited_works WHERE {column} = ANY(%s)", [list(wanted)])
+                    known.append(cursor.fetchall())
+                else:
+                    known.append([])
+        by_doi, by_arxiv = known
+    else:
+        held = {(kind, value): work for kind, value, work in
+                WorkIdentifier.objects.filter(value__in=values).values_list("kind", "value", "work_id")}
+        by_doi = CitedWork.objects.filter(doi__in=dois).values_list("doi", "id") if dois else []
+        by_arxiv = CitedWork.objects.filter(arxiv_id__in=arxiv).values_list("arxiv_id", "id") if arxiv else []
+    # Works made before the works store (held papers' works, works read from records) are known by
+    # their own DOI and arXiv id columns.
+    for doi, work in by_doi:
+        held.setdefault((IdentifierKind.DOI, doi), work)
+    for arxiv_id, work in by_arxiv:
+        held.setdefault((IdentifierKind.ARXIV, arxiv_id), work)
+    # A held paper is one work with every version of it: make its work now if it has none yet.
+    papers = dict(Paper.objects.filter(arxiv_id__in=arxiv).values_list("id", "arxiv_id")) if arxiv else {}
+    missing = {pid for pid, a in papers.items() if (IdentifierKind.ARXIV, a) not in held}
+    if missing:
+        from citations.resolution.service import canonical_works
+
+        for paper_id, work in canonical_works(paper_ids=missing).items():
+            held[(IdentifierKind.ARXIV, papers[paper_id])] = str(uuid.UUID(str(work))) if as_text else uuid.UUID(str(work))
+    return {(str(k), v): w for (k, v), w in held.items()}
+
+
+def _corr_key(record: WorkRecord) -> tuple[str, str] | None:
+    """dblp's CoRR and venue records of one paper share this: full title and first author."""
+    if record.source != dblp.SOURCE or not record.title or not record.first_author:
+        return None
+    return "f:" + " ".join(comparable_title(record.title).split()), fold(record.first_author)
+
+
+def _corr_versions(batch: list[WorkRecord], held, *, as_text: bool = False) -> dict[int, uuid.UUID | str]:
+    """dblp's CoRR record and its venue record are one work: same title, same first author, one an
+    arXiv version and the other not. For venue records with no known identifier, the work of an
+    arXiv version already in the store with that title and first author (when there is exactly one)."""
+    wanted = {id(record): _corr_key(record) for record in batch
+              if _corr_key(record) and not record.ids_of(IdentifierKind.ARXIV)
+              and not any(i in held for i in record.identifiers)}
+    if not wanted:
+        return {}
+    candidates: dict[tuple[str, str], set] = {}
+    for key, work, author, doi in (TitleKey.objects.filter(key__in={k for k, _ in wanted.values()},
+                                                           work__arxiv_id__isnull=False)
+                                   .values_list("key", "work_id", "work__first_author", "work__doi")):
+        if not doi or doi.startswith("10.48550/"):          # an arXiv version, not another venue's
+            candidates.setdefault((key, fold(author or "")), set()).add(str(work) if as_text else work)
+    return {rid: next(iter(candidates[key])) for rid, key in wanted.items() if len(candidates.get(key, ())) == 1}
+
+
+def _new_work(work_id: uuid.UUID, record: WorkRecord, observed_at: datetime) -> CitedWork:
+    return CitedWork(**dict(zip(WORK_COLUMNS, _work_row(work_id, record, observed_at))))
+
+
+def _work_row(work_id, record: WorkRecord, observed_at) -> tuple:
+    """A new work's values, in WORK_COLUMNS order."""
+    doi = arxiv_id = None
+    for kind, value in record.identifiers:
+        if kind == IdentifierKind.DOI:
+            doi = doi or value
+        elif kind == IdentifierKind.ARXIV:
+            arxiv_id = arxiv_id or value
+    return (work_id, doi, arxiv_id, record.title, record.year, record.container_title, record.source, observed_at,
+            None, record.first_author, record.container_title, record.volume, record.issue, record.first_page,
+            record.work_type)
+
+
+def _uuid4_texts(count: int) -> list[str]:
+    """count random version-4 UUIDs as text, as str(uuid.uuid4()) makes them (16 random bytes, the
+    version and variant bits set), a few times faster."""
+    raw = os.urandom(16 * count).hex()
+    return [f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:]}"
+            for h in (raw[32 * n:32 * n + 32] for n in range(count))]
+
+
+_VARIANT = {digit: "89ab"[int(digit, 16) & 3] for digit in "0123456789abcdef"}
+
+
+def _copy_works(works: list[tuple], identifiers: list[tuple], keys: list[tuple], observed_at: datetime) -> None:
+    """The batch's rows by COPY, as text: one buffer per table, in the order the indexes want (title
+    keys by key), so that PostgreSQL does the work and Python only joins strings."""
+    when = observed_at.isoformat()
+    rows = []
+    for work_id, record in works:
+        row = _work_row(work_id, record, when)
+        if row[4] is not None:
+            row = row[:4] + (str(row[4]),) + row[5:]
+        rows.append(row)
+    _copy("cited_works", WORK_COLUMNS, rows)
+    _copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
+          [(kind, value, work_id, source, when) for kind, value, work_id, source in identifiers])
+    # A key is words of letters and digits (title_blocking_keys) and an id is a UUID: nothing to escape.
+    _copy_lines("title_keys", ("key", "work_id"), sorted([f"{key}\t{work_id}\n" for key, work_id in keys]))
+
+
+def _copy(table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """COPY rows of text values (None is NULL) into the table, in PostgreSQL's text format."""
+    if not rows:
+        return
+    data = "".join(["\t".join(["\\N" if v is None else v for v in row]) + "\n" for row in rows])
+    # No value holds a tab, a line break or a backslash (there is then one backslash per NULL, one
+    # tab between values, one line break per row): the common case, written as is. Else escape each.
+    nulls = sum(row.count(None) for row in rows)
+    if (data.count("\t") != len(rows) * (len(columns) - 1) or data.count("\n") != len(rows)
+            or data.count("\\") != nulls or "\r" in data):
+        data = "".join(["\t".join(["\\N" if v is None else _escape(v) for v in row]) + "\n" for row in rows])
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            copy.write(data)
+
+
+def _copy_lines(table: str, columns: tuple[str, ...], lines: list[str]) -> None:
+    """COPY lines already in PostgreSQL's text format (values that need no escaping)."""
+    if not lines:
+        return
+    data = "".join(lines)
+    if data.count("\t") != len(lines) * (len(columns) - 1) or data.count("\n") != len(lines) or "\\" in data or "\r" in data:
+        raise ValueError(f"a {table} value holds a tab, a line break or a backslash")
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            copy.write(data)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+class _ReadAhead:
+    """The reader's (position, item) pairs, read in a thread ahead of the writes: parsing the file
+    (Python) and writing the previous batch (PostgreSQL) go on at once. In order; an exception of
+    the reader (a file that stops being readable) comes where it happened, after the items before it."""
+
+    _END = object()
+
+    def __init__(self, items: Iterable):
+        self._queue: queue.Queue = queue.Queue(maxsize=READ_AHEAD_DEPTH)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._read, args=(items,), name="import_works reader", daemon=True)
+        self._thread.start()
+
+    def _read(self, items: Iterable) -> None:
+        chunk = []
+        try:
+            for item in items:
+                chunk.append(item)
+                if len(chunk) >= READ_AHEAD_CHUNK:
+                    if not self._put((chunk, None)):
+                        return
+                    chunk = []
+        except BaseException as error:          # handed over, raised in the importing thread
+            self._put((chunk, error))
+            return
+        self._put((chunk, self._END))
+
+    def _put(self, entry) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._queue.put(entry, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def __iter__(self) -> Iterator:
+        while True:
+            chunk, end = self._queue.get()
+            yield from chunk
+            if end is self._END:
+                return
+            if end is not None:
+                raise end
+
+    def close(self) -> None:
+        """Stop reading (the importer is done, or failed) and wait for the thread, so that nothing
+        reads the caller's file after import_works returns."""
+        self._stop.set()
+        self._thread.join()
+
+
+def _resolve_references_naming(dois: set[str]) -> int:
+    """References printing a DOI the store has just learnt are resolved again, now that it names a
+    work (and their standing is checked when they link: citations/resolution/service.py)."""
+    if not dois:
+        return 0
+    from citations.dispatch import dispatch_task
+
+    if connection.vendor == "postgresql":     # one array, not a parameter per DOI (a batch learns thousands)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT id FROM {PaperReference._meta.db_table} WHERE doi = ANY(%s)", [list(dois)])
+            ids = [str(pk) for pk, in cursor.fetchall()]
+    else:
+        ids = [str(pk) for pk in PaperReference.objects.filter(doi__in=dois).values_list("id", flat=True)]
+    for start in range(0, len(ids), 1000):
+        dispatch_task("citations.resolve_references", args=[ids[start:start + 1000]])
+    return len(ids)

@@ -1,0 +1,137 @@
+"""What a source reader yields: one work as one source states it, checked before it is stored."""
+import re
+from dataclasses import dataclass
+
+from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from citations.ingest import RejectedLine
+from citations.models import IdentifierKind
+from citations.resolution.identifiers import normalise_doi
+from citations.validation import OutOfRange, clean_text
+
+ARXIV_DOI_PREFIX = "10.48550/arxiv."
+EARLIEST_YEAR, LATEST_YEAR = 1600, 2200
+_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:v\d+)?(?:\.pdf)?$", re.I)
+_DOI_URL = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", re.I)
+
+
+@dataclass(frozen=True)
+class WorkRecord:
+    """A work as one source states it. identifiers[0] is the source's own id for it; the others name
+    the same work (its DOI, its preprint's arXiv id...), each as (kind, normalised value)."""
+
+    source: str
+    identifiers: tuple[tuple[str, str], ...]
+    title: str | None = None
+    year: int | None = None
+    first_author: str | None = None
+    container_title: str | None = None
+    volume: str | None = None
+    issue: str | None = None
+    first_page: str | None = None
+    work_type: str | None = None
+
+    def ids_of(self, kind: str) -> list[str]:
+        return [value for k, value in self.identifiers if k == kind]
+
+
+def doi_of(text) -> str | None:
+    """A normalised DOI from a DOI, a doi.org URL or 'doi:...'; None when it is none."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    doi = normalise_doi(_DOI_URL.sub("", text.strip()))
+    return doi if doi and len(doi) <= 255 else None
+
+
+def arxiv_of(text) -> str | None:
+    """A canonical arXiv id from an id, an arxiv.org URL or an arXiv DOI; None when it is none."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    text = text.strip()
+    match = _ARXIV_URL.search(text)
+    if match:
+        text = match.group(1)
+    elif text.lower().startswith(ARXIV_DOI_PREFIX) or "doi.org/10.48550/arxiv." in text.lower():
+        text = text.lower().split("arxiv.", 1)[1]
+    try:
+        return parse_arxiv_id(text).id
+    except InvalidArxivId:
+        return None
+
+
+def identifiers_of(pairs) -> tuple[tuple[str, str], ...]:
+    """(kind, value) pairs, arXiv DOIs folded into arXiv ids, without repeats, in order."""
+    seen, out = set(), []
+    for kind, value in pairs:
+        if not value:
+            continue
+        if kind == IdentifierKind.DOI and value.startswith(ARXIV_DOI_PREFIX):
+            kind, value = IdentifierKind.ARXIV, arxiv_of(value)
+            if not value:
+                continue
+        if (kind, value) not in seen and len(value) <= 255:
+            seen.add((kind, value))
+            out.append((str(kind), value))
+    return tuple(out)
+
+
+def text_field(value, *, what: str, max_length: int | None = None) -> str | None:
+    """Whitespace-folded text, None when empty; rejects what cannot be stored."""
+    if value is None:
+        return None
+    if isinstance(value, list):               # Crossref gives titles and container titles as lists
+        for item in value:
+            if isinstance(item, str) and item.strip():
+                value = item
+                break
+        else:
+            return None
+    if not isinstance(value, (str, int)):
+        raise RejectedLine(f"{what} is not text")
+    text = " ".join(str(value).split())
+    # clean_text's checks, asked only of text that may fail them (a NUL, or beyond ASCII: a surrogate?)
+    if "\x00" in text or not text.isascii():
+        try:
+            text = clean_text(text, what=what)
+        except OutOfRange as error:
+            raise RejectedLine(str(error)) from None
+    if not text:
+        return None
+    if max_length is not None and len(text) > max_length:
+        raise RejectedLine(f"{what} is longer than {max_length:,} characters")
+    return text
+
+
+def short_field(value, *, what: str) -> str | None:
+    """A volume, issue or page: text of at most 32 characters (longer is not one, and is dropped)."""
+    text = text_field(value, what=what)
+    return text if text and len(text) <= 32 else None
+
+
+def year_field(value) -> int | None:
+    """A plausible publication year, or None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{4}", value.strip()):
+        value = int(value)
+    if isinstance(value, int) and EARLIEST_YEAR <= value <= LATEST_YEAR:
+        return value
+    return None
+
+
+def first_page_of(pages) -> str | None:
+    """'148' of '148-51' or '148–151'."""
+    if pages is None:
+        return None
+    first = re.split(r"\s*[-–—,]\s*", str(pages).strip(), maxsplit=1)[0]
+    return short_field(first, what="first page")
+
+
+def checked(record: WorkRecord) -> WorkRecord:
+    """The record when it can be stored: an identifier to know it by, and text that fits."""
+    if not record.identifiers:
+        raise RejectedLine("no identifier (DOI, arXiv id, source id) to know the work by")
+    if record.first_author is not None and len(record.first_author) > 100:
+        raise RejectedLine("first author is longer than 100 characters")
+    if record.work_type is not None and len(record.work_type) > 40:
+        raise RejectedLine("type is longer than 40 characters")
+    return record

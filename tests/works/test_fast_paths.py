@@ -1,0 +1,104 @@
+"""The import's fast paths store what the plain ones did: orjson reads JSON as json does, text COPY
+escapes what needs escaping, the reading thread hands over records and errors in order."""
+import gzip
+import json
+import uuid
+
+import pytest
+from django.db import connection
+
+from citations.ingest import lines_of
+from citations.models import CitedWork, TitleKey, WorkIdentifier
+from citations.resolution.text import title_blocking_keys
+from citations.works import importer
+from citations.works.importer import import_works
+from citations.works.sources import loads
+
+pytestmark = pytest.mark.usefixtures("db")
+
+JSON_CASES = [b'{"a":1,"a":2}', b'\xef\xbb\xbf{"a":1}', b"-0", b"-0.0", b"1e400", b"12345678901234567890123",
+              b"18446744073709551615", b"18446744073709551616", b"-9223372036854775809", b'"\\ud800"',
+              b'"\\ud83d\\ude00"', b"1.0000000000000002", b"NaN", b'"\xff"', b'{"a":"\x01"}', b'"\xed\xa0\x80"',
+              b"[" * 1100 + b"]" * 1100, b"\x00\x00\x00{", b'{"a":1} x', b"", b'{"\xc3\xa9":[1, 2.5e-3, null]}\n',
+              b'{"volume": 123456789012345678901234567890, "title": ["x"]}']
+
+
+def outcome(parse, data):
+    try:
+        value = parse(data)
+    except Exception as error:             # the same exception class is the same rejection reason
+        return "raises", type(error).__name__
+    return "value", repr(value)
+
+
+@pytest.mark.parametrize("data", JSON_CASES)
+def test_loads_gives_what_json_gives(data):
+    assert outcome(loads, data) == outcome(json.loads, data)
+
+
+def crossref_line(doi, title, **fields):
+    return json.dumps({"DOI": doi, "title": [title], "type": "journal-article", **fields}).encode()
+
+
+def test_values_with_backslashes_and_tabs_are_stored_as_read():
+    title = "C:\\path \\N and\ta \\\\ tab"          # the reader folds the tab; backslashes stay
+    lines = [crossref_line("10.1234/a\\b", title, author=[{"family": "O\\Brien", "sequence": "first"}],
+                           volume="\\N", page="12\\-13"),
+             crossref_line("10.1234/plain", "Plain title of a work here")]
+    report = import_works(lines_of(b"\n".join(lines)), source="crossref")
+    assert report.created["works"] == 2 and not report.rejected
+    work = CitedWork.objects.get(doi="10.1234/a\\b")
+    assert (work.title, work.first_author, work.volume, work.first_page) == (
+        "C:\\path \\N and a \\\\ tab", "O\\Brien", "\\N", "12\\")
+    assert set(WorkIdentifier.objects.filter(work=work).values_list("value", flat=True)) == {"10.1234/a\\b"}
+    assert set(TitleKey.objects.filter(work=work).values_list("key", flat=True)) == title_blocking_keys(work.title)
+    assert CitedWork.objects.get(doi="10.1234/plain").volume is None
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="COPY is the PostgreSQL path")
+def test_copy_escapes_tabs_line_breaks_carriage_returns_and_backslashes():
+    work = CitedWork.objects.create(snapshot_observed_at="2025-01-01T00:00:00Z")
+    values = ["a\tb", "a\nb", "a\rb", "a\\b", "\\N", "\\.", "x\\\ty\n"]
+    importer._copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
+                   [("dblp", value, str(work.id), "dblp", "2025-01-01T00:00:00+00:00") for value in values])
+    assert sorted(WorkIdentifier.objects.filter(work=work).values_list("value", flat=True)) == sorted(values)
+    importer._copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
+                   [("doi", "10.1/x", str(work.id), "crossref", None)][:0])      # nothing: no statement
+    with pytest.raises(ValueError):
+        importer._copy_lines("title_keys", ("key", "work_id"), [f"a\\b\t{work.id}\n"])
+
+
+def test_new_work_ids_are_version_4_uuids():
+    ids = importer._uuid4_texts(2000)
+    assert len(set(ids)) == 2000
+    for text in ids:
+        value = uuid.UUID(text)
+        assert str(value) == text and value.version == 4 and value.variant == uuid.RFC_4122
+
+
+def test_a_file_that_breaks_off_raises_where_it_breaks_and_keeps_the_batches_before(monkeypatch):
+    monkeypatch.setattr(importer, "BATCH", 3)
+    monkeypatch.setattr(importer, "READ_AHEAD_CHUNK", 2)
+
+    def lines():
+        for n in range(7):
+            yield crossref_line(f"10.1234/w{n}", f"Work number {n} of a broken file") + b"\n"
+        raise EOFError("Compressed file ended before the end-of-stream marker was reached")
+
+    with pytest.raises(EOFError):
+        import_works(lines(), source="crossref")
+    # Two whole batches were written before the file broke; the third, unfinished, was not.
+    assert CitedWork.objects.count() == 6
+
+
+def test_a_gzip_file_is_read_the_same_through_the_reading_thread(tmp_path, monkeypatch):
+    monkeypatch.setattr(importer, "BATCH", 4)
+    monkeypatch.setattr(importer, "READ_AHEAD_CHUNK", 3)
+    lines = [crossref_line(f"10.1234/g{n}", f"Gzip work {n}") for n in range(10)] + [b"not json"]
+    path = tmp_path / "w.jsonl.gz"
+    path.write_bytes(gzip.compress(b"\n".join(lines)))
+    report = import_works(gzip.open(path, "rb"), source="crossref")
+    assert report.created["works"] == 10 and report.lines == 11
+    assert dict(report.rejected) == {"not JSON": 1} and report.examples["not JSON"] == 11
+    again = import_works(gzip.open(path, "rb"), source="crossref")
+    assert not again.created.get("works") and again.unchanged == 10

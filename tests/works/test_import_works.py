@@ -1,0 +1,161 @@
+"""The works store: works read from Crossref, OpenAlex and dblp files, one work per scholarly work, and
+references to journal and conference papers that become links, with their standing."""
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from citations.ingest import ReferenceList, ingest_reference_list, lines_of
+from citations.models import CitedWork, PaperReference, TitleKey, WorkIdentifier
+from citations.record import build_record
+from citations.resolution.service import resolve_paper
+from citations.works.importer import import_works
+from tests.factories import make_paper
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+CROSSREF_SAMPLE = SHARED / "crossref-work-json" / "works_10.5555_12345678.json"
+ZERO = "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models"
+SC20 = "10.1109/sc41405.2020.00024"
+
+pytestmark = pytest.mark.usefixtures("db")
+
+
+def read(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+def identifiers_of(work) -> set[tuple[str, str]]:
+    return set(WorkIdentifier.objects.filter(work=work).values_list("kind", "value"))
+
+
+def cite(arxiv_id: str, *raws: str) -> None:
+    ingest_reference_list(ReferenceList(arxiv_id, 1, "pdf_text", tuple(enumerate(raws, 1))))
+    resolve_paper(arxiv_id=arxiv_id)
+
+
+def outbound(arxiv_id: str) -> list[dict]:
+    return build_record(arxiv_id=arxiv_id).record["outbound"]
+
+
+def test_a_crossref_work_is_stored_with_its_fields_and_the_works_its_notices_update():
+    if not CROSSREF_SAMPLE.exists():
+        pytest.skip("../shared/data is not on this machine")
+    report = import_works(iter(CROSSREF_SAMPLE.open("rb")), source="crossref")
+    work = CitedWork.objects.get(doi="10.5555/12345678")
+    assert (work.title, work.year, work.first_author, work.container_title, work.volume, work.issue) == (
+        "Toward a Unified Theory of High-Energy Metaphysics: Silly String Theory", 2008, "Carberry",
+        "Journal of Psychoceramics", "1", "1")
+    assert work.metadata_source == "crossref" and work.work_type == "journal-article"
+    assert identifiers_of(work) == {("doi", "10.5555/12345678")}
+    assert TitleKey.objects.filter(work=work).exists()
+    assert report.created["works"] == 1 and not report.rejected
+
+
+def test_importing_the_same_file_again_writes_nothing():
+    import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
+    before = (CitedWork.objects.count(), WorkIdentifier.objects.count(), TitleKey.objects.count())
+    report = import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
+    assert (CitedWork.objects.count(), WorkIdentifier.objects.count(), TitleKey.objects.count()) == before
+    assert report.unchanged == 2 and not report.created.get("works")
+
+
+def test_an_openalex_work_with_a_preprint_location_is_one_work_under_both_identifiers():
+    import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
+    work = CitedWork.objects.get(doi=SC20)
+    assert identifiers_of(work) == {("openalex", "W3104895532"), ("doi", SC20), ("arxiv", "1910.02054")}
+    assert work.first_author == "Rajbhandari" and work.year == 2020
+    peerj = CitedWork.objects.get(doi="10.7717/peerj.4375")
+    assert ("pmid", "29456894") in identifiers_of(peerj) and peerj.volume == "6" and peerj.first_page == "e4375"
+
+
+def test_dblp_joins_the_corr_record_and_the_venue_record_of_one_paper():
+    report = import_works(lines_of(read("dblp.xml")), source="dblp")
+    assert report.created["works"] == 2 and not report.rejected
+    zero = CitedWork.objects.get(arxiv_id="1910.02054")
+    assert identifiers_of(zero) == {("dblp", "journals/corr/abs-1910-02054"), ("arxiv", "1910.02054"),
+                                    ("dblp", "conf/sc/RajbhandariRRH20")}
+    muller = CitedWork.objects.get(doi="10.1145/3379999")
+    assert (muller.title, muller.first_author, muller.first_page) == ("On the Shörtest Paths", "Müller", "44")
+
+
+def test_a_published_version_joins_the_held_preprint_and_a_reference_to_its_doi_reaches_the_paper():
+    make_paper("1910.02054", title=ZERO)
+    make_paper("2601.00001", title="Training at scale")
+    import_works(lines_of(read("crossref_sc20.json")), source="crossref")
+    work = CitedWork.objects.get(paper__arxiv_id="1910.02054")
+    assert ("doi", SC20) in identifiers_of(work) and CitedWork.objects.count() == 1
+
+    cite("2601.00001", "S. Rajbhandari, J. Rasley. ZeRO. In SC20, 2020. doi:10.1109/SC41405.2020.00024")
+    (observation,) = outbound("2601.00001")
+    assert observation["resolution"]["status"] == "verified_exact"
+    assert observation["citation"]["cited_paper"]["arxiv_id"] == "1910.02054"
+    assert observation["citation"]["cited_work"]["pith_arxiv_id"] == "1910.02054"
+    assert observation["citation"]["cited_work"]["doi"] == SC20
+
+
+def test_a_reference_to_a_journal_paper_links_to_its_work_by_title_and_first_author_without_a_year():
+    make_paper("2601.00001", title="Training at scale")
+    import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
+    cite("2601.00001", "Piwowar H, Priem J, Lariviere V. The state of OA: a large-scale analysis of the prevalence "
+                       "and impact of Open Access articles. PeerJ.")
+    (observation,) = outbound("2601.00001")
+    assert observation["resolution"]["status"] == "verified_fuzzy"
+    assert observation["citation"]["cited_work"]["doi"] == "10.7717/peerj.4375"
+    link = PaperReference.objects.get().links.order_by("-observed_at").first()
+    assert link.evidence["matched_on"] == ["title", "first_author"]
+
+
+def test_a_retraction_of_a_doi_work_reaches_the_record_as_soon_as_the_reference_links():
+    if not CROSSREF_SAMPLE.exists():
+        pytest.skip("../shared/data is not on this machine")
+    from citations.standing.sync import sync_standing_source
+
+    make_paper("2601.00001", title="Training at scale")
+    sync_standing_source(source="crossref", data=CROSSREF_SAMPLE.read_bytes())
+    import_works(iter(CROSSREF_SAMPLE.open("rb")), source="crossref")
+    cite("2601.00001", "J. Carberry. Toward a unified theory of high-energy metaphysics. doi:10.5555/12345678")
+    (observation,) = outbound("2601.00001")
+    assert observation["citation"]["cited_work"]["doi"] == "10.5555/12345678"
+    notice = observation["standing_notice"]
+    assert "retraction" in {event["event_type"] for event in notice["events"]}, notice
+
+
+def test_a_works_import_resolves_again_the_references_printing_a_doi_it_learnt(django_capture_on_commit_callbacks):
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", "H. Piwowar. Some title nobody holds. PeerJ 2018. doi:10.7717/peerj.4375")
+    assert outbound("2601.00001")[0]["resolution"]["status"] == "unresolved"
+    with django_capture_on_commit_callbacks(execute=True):
+        report = import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
+    assert report.referencing == 1
+    assert outbound("2601.00001")[0]["resolution"]["status"] in ("verified_exact", "metadata_mismatch")
+
+
+def test_bad_records_are_rejected_with_their_line_and_the_good_ones_kept(tmp_path, capsys):
+    good = json.loads(read("openalex_works.jsonl").splitlines()[1])
+    lines = [json.dumps(good), "not json", json.dumps({"id": "nope"}),
+             json.dumps({**good, "id": "https://openalex.org/W1", "title": "x\u0000y"}), json.dumps([1, 2])]
+    path = tmp_path / "works.jsonl.gz"
+    path.write_bytes(gzip.compress("\n".join(lines).encode()))
+    with pytest.raises(CommandError, match="5 of 6 records rejected"):
+        call_command("import_works", "openalex", str(path))
+    out = capsys.readouterr().out
+    assert "rejected 1: not JSON (first at line 2)" in out and "NUL" in out
+    assert CitedWork.objects.filter(doi="10.7717/peerj.4375").exists() and CitedWork.objects.count() == 1
+
+
+def test_a_truncated_crossref_document_is_refused_with_a_sentence(tmp_path):
+    path = tmp_path / "part.json"
+    path.write_bytes(read("crossref_sc20.json")[:200])
+    with pytest.raises(CommandError, match="truncated"):
+        call_command("import_works", "crossref", str(path))
+    assert not CitedWork.objects.exists()
+
+
+def test_an_observation_time_in_the_future_is_refused(tmp_path):
+    path = tmp_path / "w.jsonl"
+    path.write_bytes(read("openalex_works.jsonl"))
+    with pytest.raises(CommandError, match="in the future"):
+        call_command("import_works", "openalex", str(path), "--observed-at", "2199-01-01T00:00:00Z")
