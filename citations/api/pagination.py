@@ -21,7 +21,7 @@ class CursorPage(CursorPagination):
 
     def paginate_queryset(self, queryset, request, view=None):
         queryset, self._ordering, self._null_position = _without_nulls(
-            queryset, super().get_ordering(request, queryset, view))
+            queryset, _with_tiebreak(super().get_ordering(request, queryset, view)))
         self._model_queryset = queryset
         return super().paginate_queryset(queryset, request, view)
 
@@ -62,6 +62,15 @@ class CursorPage(CursorPagination):
         except (DjangoValidationError, OutOfRange, TypeError, ValueError, OverflowError):
             return False
         return True
+
+
+def _with_tiebreak(ordering: tuple) -> tuple:
+    """The ordering with the primary key last. A cursor is a value of the first field and an offset
+    among the rows that share it, so rows with equal values (papers' reference 1, a year) must come
+    in the same order on every page: PostgreSQL, unlike SQLite, returns ties in any order."""
+    if any(field.lstrip("-") in ("id", "pk") for field in ordering):
+        return tuple(ordering)
+    return (*ordering, "-id" if ordering and ordering[0].startswith("-") else "id")
 
 
 def _without_nulls(queryset, ordering: tuple) -> tuple:

@@ -2,6 +2,8 @@
 from io import BytesIO
 
 from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test import RequestFactory
 
 
@@ -14,8 +16,18 @@ def wsgi_post(path: str, body: bytes, *, terminated: bool = True, headers=None) 
     if terminated:
         environ["wsgi.input_terminated"] = True
     status = []
-    chunks = WSGIHandler()(environ, lambda s, h, *a: status.append(s))
-    return status[0], b"".join(chunks)
+    # As Django's test client does: the request signals must not close the test's connection, which
+    # is inside the test's transaction (on PostgreSQL that closes it for the rest of the test).
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        chunks = WSGIHandler()(environ, lambda s, h, *a: status.append(s))
+        body = b"".join(chunks)
+        chunks.close()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    return status[0], body
 
 
 def test_a_chunked_body_over_the_limit_is_a_413(db, settings):
