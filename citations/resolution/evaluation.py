@@ -54,6 +54,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from citations.resolution.locators import find_locator, normal_page, normal_volume
 from citations.resolution.matching import Candidate, CandidateStore, ReferenceFields, Resolution, resolve
 from citations.resolution.parser import ParsedReference, parse_reference
 from citations.resolution.text import clean_reference_text, comparable_title, title_blocking_keys
@@ -89,6 +90,9 @@ class Case:
     malformed: frozenset[str] = frozenset()   # kinds ("arxiv", "doi") printed in a form that cannot be valid
     link: frozenset[str] | None = None        # gold target work ids; empty: cites no work the store may link
     first_author: str | None = None           # the gold work's first author's family name, when the set gives it
+    journal: str | None = None                # the gold work's journal, volume and first page, when the set gives them
+    volume: str | None = None
+    first_page: str | None = None
 
 
 # --- the store ------------------------------------------------------------------------------------
@@ -112,7 +116,9 @@ def merge_candidates(candidates: Iterable[Candidate]) -> list[Candidate]:
             titles=held.titles + tuple(t for t in candidate.titles if t not in held.titles),
             years=tuple(sorted(set(held.years) | set(candidate.years))),
             dois=tuple(sorted(set(held.dois) | set(candidate.dois))),
-            first_authors=tuple(sorted(set(held.first_authors) | set(candidate.first_authors))))
+            first_authors=tuple(sorted(set(held.first_authors) | set(candidate.first_authors))),
+            locators=tuple(sorted(set(held.locators) | set(candidate.locators))),
+            journals=held.journals + tuple(j for j in candidate.journals if j not in held.journals))
     return list(merged.values())
 
 
@@ -129,6 +135,7 @@ class MemoryStore:
         self._by_arxiv: dict[str, Candidate] = {}
         self._by_doi: dict[str, Candidate] = {}
         self._by_key: dict[str, list[Candidate]] = defaultdict(list)
+        self._by_locator: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
         for candidate in self.candidates:
             self._index(candidate)
 
@@ -143,6 +150,11 @@ class MemoryStore:
             self._by_doi.setdefault(doi.lower(), candidate)
         for key in set().union(*(title_blocking_keys(title) for title in candidate.titles)):
             self._by_key[key].append(candidate)
+        for locator in candidate.locators:
+            self._by_locator[locator].append(candidate)
+
+    def by_locator(self, volume: str, first_page: str) -> list[Candidate]:
+        return list(self._by_locator.get((volume, first_page), ()))
 
     def by_arxiv_id(self, arxiv_id: str) -> Candidate | None:
         return self._by_arxiv.get(arxiv_id)
@@ -455,7 +467,9 @@ def load_glutton(data_dir: Path) -> Iterator[Case]:
         doi = item["doi"].strip().lower()
         yield Case(key=f"references-doi-matching.json#{index}", raw=item["reference"],
                    title=item.get("atitle") or None, doi=_literal_doi(doi, item["reference"]),
-                   link=frozenset([doi]), first_author=item.get("firstAuthor") or None)
+                   link=frozenset([doi]), first_author=item.get("firstAuthor") or None,
+                   journal=item.get("jtitle") or None, volume=normal_volume(item.get("volume")),
+                   first_page=normal_page(item.get("firstPage")))
 
 
 def glutton_works(data_dir: Path, cases: list[Case]) -> Iterator[Candidate]:
@@ -464,7 +478,9 @@ def glutton_works(data_dir: Path, cases: list[Case]) -> Iterator[Candidate]:
     for case in cases:
         (doi,) = case.link
         yield Candidate(paper_id=None, work_id=doi, arxiv_id=None, titles=(case.title,) if case.title else (),
-                        years=(), dois=(doi,), first_authors=(case.first_author,) if case.first_author else ())
+                        years=(), dois=(doi,), first_authors=(case.first_author,) if case.first_author else (),
+                        locators=((case.volume, case.first_page),) if case.volume and case.first_page else (),
+                        journals=(case.journal,) if case.journal else ())
 
 
 # --- loaders: unarXive ----------------------------------------------------------------------------
@@ -791,7 +807,8 @@ def reference_fields(parsed: ParsedReference) -> ReferenceFields:
     """What the resolver reads of a fresh parse (as ingestion stores it; no curator overrides)."""
     return ReferenceFields(title=parsed.title, year=parsed.year,
                            identifiers=tuple(identifier.as_json() for identifier in parsed.identifiers),
-                           first_author=parsed.authors[0] if parsed.authors else None)
+                           first_author=parsed.authors[0] if parsed.authors else None,
+                           locator=find_locator(parsed.raw))
 
 
 def linked(resolution: Resolution) -> str | None:

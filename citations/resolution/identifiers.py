@@ -42,6 +42,12 @@ _ARXIV_BARE_NEW = re.compile(r"(?<![\w./-])(?P<id>[0-9]{4}\s?\.[0-9]{5}(?:v[0-9]
 _ARXIV_BARE_NEW_4 = re.compile(r"(?<![\w./-])(?P<id>[0-9]{4}\.[0-9]{4}(?:v[0-9]+)?)(?![0-9/.])")
 _ARXIV_BARE_OLD = re.compile(rf"(?<![\w/])(?P<id>(?:{_OLD})(?:\.[A-Z]{{2}})?/[0-9]{{7}}(?:v[0-9]+)?)(?![0-9])")
 _DOI = re.compile(r"(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)?(?P<doi>10\.[0-9]{4,9}/[^\s,;\"<>\[\]]*)", re.I)
+# A labelled DOI that a line break cut after its prefix ("doi:10.1371/ journal.pone.0002680",
+# "doi:10. 1111/j.1365-294X.2009.04419.x"): a DOI never ends with "/" or "10.", so the next word
+# is the rest of it when it holds a digit and more than digits, as DOI suffixes do ("and more" and
+# a year do not).
+_DOI_BROKEN = re.compile(
+    r"(?:doi\s*[:.]?\s*|doi\.org/)(?P<doi>10\.(?:\s+[0-9]{4,9}/\s*|[0-9]{4,9}/\s+)[^\s,;\"<>\[\]]*[0-9][^\s,;\"<>\[\]]*)", re.I)
 _DOI_NO_SUFFIX = re.compile(r"(?:doi\s*[:.]?\s*|doi\.org/)(?P<doi>10\.[0-9]{4,9}/?)(?=\s|$|[,;)])", re.I)
 _ARXIV_LABELLED = re.compile(r"\barxiv\s*:\s*(?P<id>[\w./-]*[0-9X][\w./-]*)", re.I)
 _DOI_LABELLED = re.compile(r"\bdoi\s*[:.]\s*(?P<doi>[^\s,;]+)", re.I)
@@ -103,6 +109,13 @@ def find_identifiers(text: str) -> list[Identifier]:
         # "arXiv:123.472", "arXiv :0005024", "arXiv:XXX": labelled, but of no form an id can take.
         if free(match.span()):
             add(_arxiv(text, match))
+    for match in _DOI_BROKEN.finditer(text):
+        value = _doi_value(re.sub(r"\s+", "", match.group("doi")))
+        suffix = value.split("/", 1)[1] if "/" in value else ""
+        if suffix.isdigit():
+            continue              # "doi:10.1145/ 2020": a number after a cut DOI may be the year
+        if len(value) <= MAX_DOI_LENGTH and re.match(r"^10\.[0-9]{4,9}/\S+$", value):
+            add(Identifier("doi", value, True, match.group(0), match.span()))
     for match in _DOI_NO_SUFFIX.finditer(text):
         add(Identifier("doi", match.group("doi").lower(), False, match.group(0), match.span(),
                        "a DOI needs a suffix after the slash"))
@@ -120,6 +133,8 @@ def find_identifiers(text: str) -> list[Identifier]:
     for match in _DOI_LABELLED.finditer(text):
         # Labelled as a DOI but not of a DOI's form (10.978.819252/12214).
         value = match.group("doi").rstrip(_TRAILING).lower()
+        if not any(ch.isalnum() for ch in value):
+            continue              # "doi: ." - the label with no DOI printed after it names nothing
         if free(match.span()) and not re.match(r"^10\.[0-9]{4,9}/\S+$", value):
             add(Identifier("doi", value, False, match.group(0), match.span(), "not of the form 10.NNNN/suffix"))
     # Bare arXiv ids last, so the digits of a DOI or a labelled id are never read as one.

@@ -12,7 +12,10 @@ Order of decisions, each explained where it is made:
   3. only malformed identifiers: malformed_identifier;
   4. an untrustworthy title or year: parse_uncertain;
   5. title and year against candidates found by blocking key: verified_fuzzy for exactly one
-     clear winner, otherwise unresolved.
+     clear winner, otherwise unresolved;
+  6. when the title finds nothing (or is missing or damaged), journal, volume and first page
+     against the works printed there: verified_fuzzy when exactly one agrees on the journal or
+     the first author as well (resolver_source "journal_volume_page").
 """
 import re
 from collections.abc import Iterable
@@ -21,6 +24,7 @@ from typing import Protocol
 
 from rapidfuzz import fuzz
 
+from citations.resolution.locators import Locator, journal_agrees
 from citations.resolution.quality import title_problems, year_problems
 from citations.resolution.text import comparable_title, name_part, significant_tokens, title_blocking_keys
 
@@ -57,6 +61,8 @@ class Candidate:
     years: tuple[int, ...]
     dois: tuple[str, ...] = ()
     first_authors: tuple[str, ...] = ()     # family names, as the sources give them
+    locators: tuple[tuple[str, str], ...] = ()   # (volume, first page), as locators.normal_* give them
+    journals: tuple[str, ...] = ()          # container titles, full and short
 
     @property
     def label(self) -> str:
@@ -67,6 +73,7 @@ class CandidateStore(Protocol):
     def by_arxiv_id(self, arxiv_id: str) -> Candidate | None: ...
     def by_doi(self, doi: str) -> Candidate | None: ...
     def by_title_keys(self, keys: Iterable[str]) -> list[Candidate]: ...
+    def by_locator(self, volume: str, first_page: str) -> list[Candidate]: ...
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,7 @@ class ReferenceFields:
     identifiers: tuple[dict, ...] = ()
     not_a_work: bool = False
     first_author: str | None = None          # as parsed: "Kawai K", "S. Rajbhandari"
+    locator: Locator | None = None           # volume and first page read from the raw text
 
     def identifiers_of(self, kind: str, *, valid: bool) -> list[dict]:
         return [i for i in self.identifiers if i["kind"] == kind and bool(i.get("valid")) is valid]
@@ -126,7 +134,17 @@ def resolve(fields: ReferenceFields, store: CandidateStore) -> Resolution:
             "identifier": {"kind": "arxiv_id", "value": arxiv_ids[0]["value"]},
             "reason": "the arXiv paper named is not held by this store"})
 
-    suggestion = _fuzzy(fields, store, doi=dois[0]["value"] if dois else None) if title_trusted else None
+    doi = dois[0]["value"] if dois else None
+    suggestion = _fuzzy(fields, store, doi=doi) if title_trusted else None
+    if fields.locator and (suggestion is None or suggestion.state != "verified_fuzzy"):
+        # 6. The title found nothing, or cannot be trusted: where the work is printed may still name it.
+        located = _by_locator(fields, store, doi=doi, title_trusted=title_trusted)
+        if located.state == "verified_fuzzy":
+            if problems:
+                located.evidence["parse_problems"] = problems
+            suggestion = located
+        elif suggestion is not None:
+            suggestion.evidence["locator"] = located.evidence
 
     # 3. Only broken identifiers: say so, and keep what the title suggests for a curator.
     if malformed:
@@ -135,8 +153,8 @@ def resolve(fields: ReferenceFields, store: CandidateStore) -> Resolution:
             evidence["suggested"] = suggestion.evidence
         return Resolution("malformed_identifier", "parser", evidence=evidence)
 
-    # 4. Fields that cannot be trusted are not matched.
-    if problems:
+    # 4. Fields that cannot be trusted are not matched by title.
+    if problems and not (suggestion and suggestion.resolver_source == JOURNAL_VOLUME_PAGE):
         return Resolution("parse_uncertain", "parser", evidence={"problems": problems})
 
     # 5. Title and year.
@@ -206,6 +224,10 @@ def _fuzzy(fields: ReferenceFields, store: CandidateStore, *, doi: str | None) -
         if not _names_agree(fields.title, candidate.titles) or _kind_differs(fields.title, candidate.titles):
             return False
         author = author_agrees(fields.first_author, candidate.first_authors) is True
+        # Printed at the same volume and first page: as strong a second piece of evidence as the year.
+        located = locator_agrees(fields.locator, candidate) is True
+        if located and similarity >= VERIFY_SIMILARITY:
+            return True
         if fields.year is None:
             # No year printed: the first author must agree, and the title closely.
             return author and similarity >= AUTHOR_SIMILARITY
@@ -230,20 +252,70 @@ def _fuzzy(fields: ReferenceFields, store: CandidateStore, *, doi: str | None) -
             other_year = fields.year is not None and candidate.years and not any(
                 abs(fields.year - y) <= YEAR_TOLERANCE for y in candidate.years)
             return bool(other_year) or author_agrees(fields.first_author, candidate.first_authors) is False \
-                or _kind_differs(fields.title, candidate.titles)
+                or locator_agrees(fields.locator, candidate) is False or _kind_differs(fields.title, candidate.titles)
 
         close = [c for s, c in scored if c is not best and best_score - s < CLEAR_MARGIN]
         if contradicted(best) or not all(contradicted(c) for c in close):
             return Resolution("unresolved", "title_year", evidence={
                 "reason": "two candidates are too close to tell apart", "candidates": listed})
     author = author_agrees(fields.first_author, best.first_authors)
+    located = locator_agrees(fields.locator, best)
+    year_agrees = fields.year is not None and any(abs(fields.year - y) <= YEAR_TOLERANCE for y in best.years)
     return Resolution("verified_fuzzy", "title_year", best.paper_id, best.work_id, evidence={
         "candidate": best.label, "title_similarity": round(best_score, 3), "year": fields.year,
         "candidate_years": list(best.years), "runner_up_similarity": round(runner_up, 3) if runner_up else None,
-        "first_author": {True: "agrees", False: "differs", None: "unknown"}[author],
-        "matched_on": ["title"] + (["year"] if fields.year is not None and best.years else [])
-                      + (["first_author"] if author else []),
+        "first_author": _AGREEMENT[author], "volume_first_page": _AGREEMENT[located],
+        "matched_on": ["title"] + (["year"] if year_agrees else []) + (["first_author"] if author else [])
+                      + (["volume", "first_page"] if located else []),
         "candidates": listed})
+
+
+_AGREEMENT = {True: "agrees", False: "differs", None: "unknown"}
+JOURNAL_VOLUME_PAGE = "journal_volume_page"
+
+
+def locator_agrees(locator: Locator | None, candidate: Candidate) -> bool | None:
+    """Whether the reference's volume and first page are the candidate's; None when either is unknown."""
+    if locator is None or not candidate.locators:
+        return None
+    return (locator.volume, locator.first_page) in candidate.locators
+
+
+def _by_locator(fields: ReferenceFields, store: CandidateStore, *, doi: str | None, title_trusted: bool) -> Resolution:
+    """The works printed at the reference's volume and first page, told apart by journal, first author
+    and title. Volume 12, page 100 is in hundreds of journals: the location alone never links."""
+    locator = fields.locator
+    candidates = store.by_locator(locator.volume, locator.first_page)
+    listed = []
+    agreeing = []
+    for candidate in candidates:
+        if doi and candidate.dois and doi not in candidate.dois:
+            continue              # the reference names another DOI than this work's own
+        journal = journal_agrees(locator.journal_words, candidate.journals)
+        author = author_agrees(fields.first_author, candidate.first_authors)
+        similarity = best_similarity(fields.title, candidate.titles) if title_trusted and candidate.titles else None
+        listed.append({"candidate": candidate.label, "journal": _AGREEMENT[journal], "first_author": _AGREEMENT[author],
+                       "title_similarity": round(similarity, 3) if similarity is not None else None})
+        if journal is False or author is False:
+            continue
+        if title_trusted and candidate.titles and (_contradicts(fields.title, candidate.titles) or
+                                                   _kind_differs(fields.title, candidate.titles)):
+            continue              # a readable title that is another work's: not this one, whatever the page
+        # Two of the three agree, the location being one: journal or first author must say yes too.
+        if journal or author:
+            agreeing.append((candidate, journal, author))
+    if len(agreeing) != 1:
+        reason = ("no work is known at this volume and first page" if not candidates else
+                  "no work at this volume and first page agrees on journal or first author" if not agreeing else
+                  "more than one work at this volume and first page agrees")
+        return Resolution("unresolved", JOURNAL_VOLUME_PAGE, evidence={
+            "reason": reason, "volume": locator.volume, "first_page": locator.first_page, "candidates": listed[:5]})
+    best, journal, author = agreeing[0]
+    return Resolution("verified_fuzzy", JOURNAL_VOLUME_PAGE, best.paper_id, best.work_id, evidence={
+        "candidate": best.label, "volume": locator.volume, "first_page": locator.first_page,
+        "journal": _AGREEMENT[journal], "first_author": _AGREEMENT[author],
+        "matched_on": ["volume", "first_page"] + (["journal"] if journal else []) + (["first_author"] if author else []),
+        "candidates": listed[:5]})
 
 
 _NOTICE = re.compile(r"^\W*(erratum|errata|corrigendum|correction|retraction|retracted|expression of concern|"

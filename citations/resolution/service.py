@@ -17,6 +17,7 @@ from django.utils import timezone
 from citations.arxiv_ids import arxiv_doi
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, ReferenceExtraction
 from citations.record_cache import records_of_papers_changed
+from citations.resolution.locators import find_locator
 from citations.resolution.parser import tidy_title
 from citations.resolution.matching import RESOLVER_VERSION, ReferenceFields, Resolution, resolve
 from citations.resolution.store import DatabaseStore
@@ -56,6 +57,7 @@ def reference_fields(reference: PaperReference, overrides: dict | None = None) -
         identifiers=identifiers,
         not_a_work=bool(overrides.get("not_a_work")),
         first_author=(reference.authors or [None])[0] if isinstance(reference.authors, list) else None,
+        locator=find_locator(reference.raw_text),
     )
 
 

@@ -6,9 +6,14 @@ round trips, and no query scans the store: every lookup is by unique id, DOI or 
 """
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import reduce
+from operator import or_
+
+from django.db.models import Q
 
 from citations.arxiv_ids import arxiv_doi
 from citations.models import CitedWork, IdentifierKind, Paper, PaperSnapshot, TitleKey, WorkIdentifier
+from citations.resolution.locators import normal_page, normal_volume
 from citations.resolution.matching import Candidate, ReferenceFields
 from citations.resolution.text import title_blocking_keys
 
@@ -23,6 +28,7 @@ class DatabaseStore:
         self._papers: dict[int, Candidate] = {}
         self._works: dict[str, Candidate] = {}
         self._arxiv_works: dict[str, tuple[int | None, str | None] | None] = {}
+        self._locator_works: dict[tuple[str, str], list[str]] = {}
 
     # --- CandidateStore ---------------------------------------------------------------------------
 
@@ -56,12 +62,20 @@ class DatabaseStore:
                     found.append(candidate)
         return found
 
+    def by_locator(self, volume: str, first_page: str) -> list[Candidate]:
+        locator = (volume, first_page)
+        if locator not in self._locator_works:
+            self._load(locators={locator})
+        return [self._works[w] for w in self._locator_works.get(locator, ()) if w in self._works]
+
     # --- loading ----------------------------------------------------------------------------------
 
     def prefetch(self, batch: Iterable[ReferenceFields]) -> None:
         """Load every candidate a batch of references could name, in a few queries."""
-        arxiv_ids, dois, keys = set(), set(), set()
+        arxiv_ids, dois, keys, locators = set(), set(), set(), set()
         for fields in batch:
+            if fields.locator:
+                locators.add((fields.locator.volume, fields.locator.first_page))
             for identifier in fields.identifiers:
                 if not identifier.get("valid"):
                     continue
@@ -72,7 +86,7 @@ class DatabaseStore:
             if fields.title:
                 keys |= title_blocking_keys(fields.title)
         self._load(arxiv_ids=arxiv_ids - set(self._paper_by_arxiv), dois=dois - set(self._doi_targets),
-                   keys=keys - set(self._key_targets))
+                   keys=keys - set(self._key_targets), locators=locators - set(self._locator_works))
 
     def _target(self, target) -> Candidate | None:
         if target is None:
@@ -80,7 +94,7 @@ class DatabaseStore:
         paper_id, work_id = target
         return self._papers.get(paper_id) if paper_id else self._works.get(work_id)
 
-    def _load(self, *, arxiv_ids=frozenset(), dois=frozenset(), keys=frozenset()) -> None:
+    def _load(self, *, arxiv_ids=frozenset(), dois=frozenset(), keys=frozenset(), locators=frozenset()) -> None:
         paper_ids: set[int] = set()
         work_ids: set[str] = set()
         arxiv_dois = {d[len(ARXIV_DOI_PREFIX):] for d in dois if d.startswith(ARXIV_DOI_PREFIX)}
@@ -118,8 +132,26 @@ class DatabaseStore:
                     paper_ids.add(paper_id)
                 else:
                     work_ids.add(str(work_id))
+        if locators:
+            work_ids |= self._load_locators(locators)
         self._load_papers(paper_ids - set(self._papers))
         self._load_works(work_ids - set(self._works))
+
+    def _load_locators(self, locators: set[tuple[str, str]]) -> set[str]:
+        """The works printed at these (volume, first page) pairs, by the works' index on them. Sources
+        write pages as printed ("S245", "e676"); the pairs are lower case, so both cases are asked for."""
+        for locator in locators:
+            self._locator_works[locator] = []
+        condition = reduce(or_, (Q(volume__in={volume, volume.upper()}, first_page__in={page, page.upper()})
+                                 for volume, page in locators))
+        found = set()
+        for work_id, volume, page in CitedWork.objects.filter(condition, first_page__isnull=False).order_by() \
+                .values_list("id", "volume", "first_page"):
+            locator = (normal_volume(volume), normal_page(page))
+            if locator in self._locator_works:
+                self._locator_works[locator].append(str(work_id))
+                found.add(str(work_id))
+        return found
 
     @staticmethod
     def _work_targets(kind: str, column: str, values: set[str]) -> dict[str, tuple[int | None, str]]:
@@ -179,10 +211,13 @@ class DatabaseStore:
         for work_id, value in WorkIdentifier.objects.filter(work_id__in=work_ids, kind=IdentifierKind.DOI) \
                 .order_by().values_list("work_id", "value"):
             dois[str(work_id)].add(value)
-        for work_id, arxiv_id, title, year, doi, author in CitedWork.objects.filter(id__in=work_ids).order_by() \
-                .values_list("id", "arxiv_id", "title", "year", "doi", "first_author"):
+        for work_id, arxiv_id, title, year, doi, author, journal, volume, page in CitedWork.objects.filter(
+                id__in=work_ids).order_by().values_list("id", "arxiv_id", "title", "year", "doi", "first_author",
+                                                        "container_title", "volume", "first_page"):
             key = str(work_id)
+            locator = (normal_volume(volume), normal_page(page))
             self._works[key] = Candidate(
                 paper_id=None, work_id=key, arxiv_id=arxiv_id, titles=(title,) if title else (),
                 years=(year,) if year else (), dois=tuple(sorted(dois[key] | ({doi} if doi else set()))),
-                first_authors=(author,) if author else ())
+                first_authors=(author,) if author else (), locators=(locator,) if all(locator) else (),
+                journals=(journal,) if journal else ())

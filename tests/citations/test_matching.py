@@ -163,3 +163,60 @@ def test_a_doi_of_a_held_work_verifies_exactly():
     result = resolve(ReferenceFields("A study of things", 2020, ({"kind": "doi", "value": "10.1000/own",
                                                                   "valid": True},)), Store(published))
     assert (result.state, result.resolver_source) == ("verified_exact", "doi")
+
+
+# --- journal, volume and first page ---------------------------------------------------------------
+
+class LocatorStore(Store):
+    def by_locator(self, volume, first_page):
+        return [c for c in self.candidates if (volume, first_page) in c.locators]
+
+
+def journal_work(work_id, title, author, journal, volume, page, **extra):
+    return Candidate(paper_id=None, work_id=work_id, arxiv_id=None, titles=(title,), years=(), dois=(f"10.1/{work_id}",),
+                     first_authors=(author,), locators=((volume, page),), journals=(journal,), **extra)
+
+
+CURCUMIN = journal_work("curcumin", "Structural studies of curcuminoids. II. Crystal structure of "
+                        "1,7-bis(4-hydroxyphenyl)-1,6-heptadiene-3,5-dione methanol complex", "Tonnesen",
+                        "Acta Chemica Scandinavica B", "37", "179")
+SAME_PAGE_ELSEWHERE = journal_work("elsewhere", "Spin waves in thin films", "Smith", "Journal of Applied Physics",
+                                   "37", "179")
+CURCUMIN_RAW = ("Tonnesen HH, Karlsen J, Mostad A, Pedersen U, Rasmussen PB, \nLawesson SO (1983) Structural studies "
+                "of curcuminoids. II. \nCrystal structure of 1, 7-Bis(4-hydroxyphenyl)-1, 6-heptadiene-3, \n5-dione "
+                "-Methanol complex. Acta Chem Scand B 37:179-185")
+
+
+def fields_of(raw):
+    from citations.resolution.evaluation import reference_fields
+    from citations.resolution.parser import parse_reference
+
+    return reference_fields(parse_reference(raw))
+
+
+def test_a_reference_whose_title_did_not_parse_links_by_journal_volume_and_first_page():
+    fields = fields_of(CURCUMIN_RAW)
+    assert fields.title is None                        # the parser could not find it
+    result = resolve(fields, LocatorStore(CURCUMIN, SAME_PAGE_ELSEWHERE))
+    assert (result.state, result.resolver_source, result.work_id) == ("verified_fuzzy", "journal_volume_page",
+                                                                      "curcumin")
+    assert result.evidence["matched_on"] == ["volume", "first_page", "journal", "first_author"]
+
+
+def test_the_same_volume_and_page_in_another_journal_by_another_author_is_not_a_link():
+    result = resolve(fields_of(CURCUMIN_RAW), LocatorStore(SAME_PAGE_ELSEWHERE))
+    assert result.state == "parse_uncertain" and result.work_id is None
+
+
+def test_two_works_at_one_location_that_both_agree_are_not_told_apart_by_guessing():
+    twin = journal_work("twin", "Other title of a paper", "Tonnesen", "Acta Chem Scand B", "37", "179")
+    result = resolve(fields_of(CURCUMIN_RAW), LocatorStore(CURCUMIN, twin))
+    assert result.work_id is None
+
+
+def test_one_title_printed_at_two_places_is_told_apart_by_volume_and_page():
+    raw = "Salih, A., Larkum, A., Cox, G. & Kuhl, M. 2000 Fluorescent pigments in corals are photoprotective. Nature 408, 850-853."
+    paper_ = journal_work("paper", "Fluorescent pigments in corals are photoprotective", "Salih", "Nature", "408", "850")
+    reprint = journal_work("reprint", "Fluorescent pigments in corals are photoprotective", "Salih", "Nature", "412", "17")
+    result = resolve(fields_of(raw), LocatorStore(paper_, reprint))
+    assert result.work_id == "paper" and "volume" in result.evidence["matched_on"]

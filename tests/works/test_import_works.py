@@ -159,3 +159,24 @@ def test_an_observation_time_in_the_future_is_refused(tmp_path):
     path.write_bytes(read("openalex_works.jsonl"))
     with pytest.raises(CommandError, match="in the future"):
         call_command("import_works", "openalex", str(path), "--observed-at", "2199-01-01T00:00:00Z")
+
+
+def test_a_reference_with_no_readable_title_links_by_journal_volume_and_first_page():
+    lines = [json.dumps({"DOI": doi, "title": [title], "author": [{"family": author, "sequence": "first"}],
+                         "container-title": [journal], "volume": "37", "page": "179-185", "type": "journal-article"})
+             for doi, title, author, journal in [
+                 ("10.3891/acta.chem.scand.37b-0179", "Structural studies of curcuminoids. II. Crystal structure of "
+                  "1,7-bis(4-hydroxyphenyl)-1,6-heptadiene-3,5-dione methanol complex", "Tonnesen",
+                  "Acta Chemica Scandinavica B"),
+                 ("10.1063/1.1234567", "Spin waves in thin films", "Smith", "Journal of Applied Physics")]]
+    import_works(lines_of("\n".join(lines).encode()), source="crossref")
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", "Tonnesen HH, Karlsen J, Mostad A, Pedersen U, Rasmussen PB, \nLawesson SO (1983) Structural "
+                       "studies of curcuminoids. II. \nCrystal structure of 1, 7-Bis(4-hydroxyphenyl)-1, 6-heptadiene-3, "
+                       "\n5-dione -Methanol complex. Acta Chem Scand B 37:179-185")
+    (observation,) = outbound("2601.00001")
+    assert observation["resolution"] == {**observation["resolution"], "status": "verified_fuzzy",
+                                         "resolver_source": "journal_volume_page"}
+    assert observation["citation"]["cited_work"]["doi"] == "10.3891/acta.chem.scand.37b-0179"
+    link = PaperReference.objects.get().links.order_by("-observed_at").first()
+    assert link.evidence["matched_on"] == ["volume", "first_page", "journal", "first_author"]
