@@ -2,6 +2,7 @@
 import django_filters as filters
 
 from citations.models import CitedWork, PaperReference, ResolutionState, ScholarlyWorkEvent
+from citations.standing.revisions import newest_as_of
 from curation.models import Override, OverrideAction, OverrideField
 
 
@@ -40,10 +41,25 @@ class StandingEventFilter(filters.FilterSet):
     notice_doi = filters.CharFilter(method="filter_lower")
     event_type = filters.CharFilter(field_name="event_type")
     source = filters.CharFilter(field_name="source")
+    revisions = filters.ChoiceFilter(
+        choices=[("newest", "the newest revision of each source record"), ("all", "every revision")],
+        method="filter_revisions", empty_label=None,
+        help_text="newest (default): what each source now says; all: every revision as it was observed.")
 
     class Meta:
         model = ScholarlyWorkEvent
-        fields = ["subject_doi", "notice_doi", "event_type", "source"]
+        fields = ["subject_doi", "notice_doi", "event_type", "source", "revisions"]
+
+    def filter_queryset(self, queryset):
+        # Here, not in the filter's method (which runs only when revisions= is given): by default a
+        # revised record appears once, as the source now states it.
+        queryset = super().filter_queryset(queryset)
+        if self.form.cleaned_data.get("revisions") != "all":
+            queryset = newest_as_of(queryset)
+        return queryset
+
+    def filter_revisions(self, queryset, name, value):
+        return queryset                      # applied in filter_queryset, the default included
 
     def filter_lower(self, queryset, name, value):
         return queryset.filter(**{name: value.strip().lower()})

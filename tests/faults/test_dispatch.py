@@ -166,3 +166,16 @@ def test_the_jobs_command_requeues_a_failed_job_and_sweeps(capsys):
     assert capsys.readouterr().out.strip() == "sweep: nothing due"
     with pytest.raises(Exception, match="no job #999"):
         call_command("jobs", "--requeue", "999")
+
+
+@pytest.mark.django_db(transaction=True)      # the job's message is sent on commit, as in production
+def test_a_sync_with_the_broker_down_keeps_its_checks_as_a_queued_job(broker_down, tmp_path, capsys):
+    from tests.citations.test_standing import CITED_DOI, HEADER, rw_row
+
+    path = tmp_path / "retraction-watch.csv"
+    path.write_bytes((HEADER + rw_row(1, CITED_DOI)).encode())
+    call_command("sync_standing_source", "retraction_watch", str(path))
+    out = capsys.readouterr().out
+    job = Job.objects.get(task_name="citations.check_standing")
+    assert f"one-hop checks: job {job.pk} queued, not yet sent" in out
+    assert job.state == JobState.QUEUED and job.dispatched_at is None and broker_down == ["citations.check_standing"]

@@ -130,3 +130,13 @@ def test_a_record_reimports_as_a_no_op_after_a_revision(cites_retracted_work):
     sync(CORRECTED)
     check_works()
     assert not import_record(data=build_record(arxiv_id="2601.00001").body).changed
+
+
+def test_the_api_lists_what_each_source_now_says_and_every_revision_on_request(cites_retracted_work, client):
+    sync(RETRACTED)
+    sync(CORRECTED)
+    listed = client.get("/api/v1/standing-events/", {"source": "retraction_watch"}).json()["results"]
+    assert [(e["source_record_id"], e["event_type"]) for e in listed] == [("50438", "correction")]
+    every = client.get("/api/v1/standing-events/", {"source": "retraction_watch", "revisions": "all"}).json()["results"]
+    assert sorted(e["event_type"] for e in every) == ["correction", "retraction"]
+    assert client.get("/api/v1/standing-events/", {"revisions": "some"}).status_code == 400

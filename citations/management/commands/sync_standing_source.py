@@ -47,7 +47,10 @@ class Command(BaseCommand):
             written = check_works(sources=[source])
             self.stdout.write(f"one-hop checks: {written.get(source, 0):,} receipts written")
         else:
-            from citations.tasks import check_standing
+            from citations.dispatch import dispatch_task
 
-            check_standing.delay(sources=[source])
-            self.stdout.write("one-hop checks enqueued")
+            # A durable job: with the broker down it stays queued and the sweep sends it later.
+            job = dispatch_task("citations.check_standing", kwargs={"sources": [source]})   # sent once committed
+            job.refresh_from_db()
+            sent = "enqueued" if job.dispatched_at else "queued, not yet sent: the broker did not take it (the sweep retries)"
+            self.stdout.write(f"one-hop checks: job {job.pk} {sent}")
