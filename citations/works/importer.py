@@ -33,10 +33,11 @@ from django.utils import timezone
 from citations.ingest import IngestReport, RejectedLine
 from citations.models import CitedWork, IdentifierKind, Paper, PaperReference, TitleKey, WorkIdentifier
 from citations.resolution.text import comparable_title, fold, title_blocking_keys
-from citations.works import crossref, dblp, openalex
+from citations.works import crossref, dblp, openalex, retraction_watch
 from citations.works.records import WorkRecord
 
-READERS = {crossref.SOURCE: crossref.read_works, openalex.SOURCE: openalex.read_works, dblp.SOURCE: dblp.read_works}
+READERS = {crossref.SOURCE: crossref.read_works, openalex.SOURCE: openalex.read_works, dblp.SOURCE: dblp.read_works,
+           retraction_watch.SOURCE: retraction_watch.read_works}
 BATCH = 20000
 READ_AHEAD_CHUNK = 1000     # records the reading thread hands over at a time
 READ_AHEAD_DEPTH = 40       # chunks it may read ahead of the writes: two batches
@@ -95,8 +96,10 @@ def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) 
 
 def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksReport, *, copy: bool) -> set[str]:
     counts = Counter()
-    # arXiv versions first, so that a venue record finds the CoRR record of its paper in this batch too.
-    batch = sorted(batch, key=_has_no_arxiv_id)
+    # arXiv versions first, so that a venue record finds the CoRR record of its paper in this batch too;
+    # records with a title before the bare ones a notice names (update-to), so that a notice read
+    # before its work leaves the work's fields, not an empty stub, when both are in one batch.
+    batch = sorted(batch, key=lambda record: (_has_no_arxiv_id(record), record.title is None))
     # Work ids: text on the COPY path (what COPY writes), uuid.UUID on the ORM path.
     held = _held_identifiers(batch, as_text=copy)
     by_title = _corr_versions(batch, held, as_text=copy)

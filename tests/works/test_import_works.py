@@ -180,3 +180,30 @@ def test_a_reference_with_no_readable_title_links_by_journal_volume_and_first_pa
     assert observation["citation"]["cited_work"]["doi"] == "10.3891/acta.chem.scand.37b-0179"
     link = PaperReference.objects.get().links.order_by("-observed_at").first()
     assert link.evidence["matched_on"] == ["volume", "first_page", "journal", "first_author"]
+
+
+def test_retraction_watch_rows_bring_their_papers_in_and_a_title_only_reference_finds_the_retraction():
+    from citations.standing.sync import sync_standing_source
+
+    exemplar = SHARED / "retraction-watch-sample" / "rw_original_layout_exemplar.csv"     # one real row
+    if not exemplar.exists():
+        pytest.skip("../shared/data is not on this machine")
+    title = "Construction of Mental Health Education Model Based on Computer Multimedia Group Psychological Measurement"
+    data = exemplar.read_bytes()
+    report = import_works(lines_of(data), source="retraction_watch")
+    work = CitedWork.objects.get(doi="10.1155/2021/6907871")
+    assert report.created["works"] == 1 and work.metadata_source == "retraction_watch"
+    sync_standing_source(source="retraction_watch", data=data)
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", f"H. Zhang. {title}. Advances in Multimedia, 2021.")
+    (observation,) = outbound("2601.00001")
+    assert observation["citation"]["cited_work"]["doi"] == "10.1155/2021/6907871"
+    assert [e["event_type"] for e in observation["standing_notice"]["events"]] == ["retraction"]
+
+
+def test_a_notice_read_before_its_work_in_one_file_leaves_the_work_with_its_fields():
+    notice = {"DOI": "10.1000/notice", "title": ["Retraction notice"], "type": "retraction",
+              "update-to": [{"DOI": "10.1000/paper", "type": "retraction"}]}
+    paper_ = {"DOI": "10.1000/paper", "title": ["A paper that was retracted later"], "type": "journal-article"}
+    import_works(lines_of(b"\n".join(json.dumps(x).encode() for x in (notice, paper_))), source="crossref")
+    assert CitedWork.objects.get(doi="10.1000/paper").title == "A paper that was retracted later"

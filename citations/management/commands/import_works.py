@@ -8,7 +8,8 @@ from citations.works.importer import READERS, import_works
 
 class Command(BaseCommand):
     help = ("Read works into the works store: crossref (the public data file, REST responses, or JSON lines), "
-            "openalex (the works snapshot, JSON lines) or dblp (dblp.xml, or its records as JSON lines); gzip or not. "
+            "openalex (the works snapshot, JSON lines), dblp (dblp.xml, or its records as JSON lines) or retraction_watch "
+            "(the papers its CSV rows are about); gzip or not. "
             "Idempotent; a bad record is counted with its reason and skipped; references printing a DOI the store "
             "has just learnt are resolved again.")
 
