@@ -34,6 +34,7 @@ from citations.models import (
 from citations.models.references import ExtractionOrigin
 from citations.record_cache import records_changed, records_of_papers_changed
 from citations.resolution.index import index_paper_titles
+from citations.resolution.current import links_written
 from citations.resolution.parser import PARSER_NAME, parse_reference
 from citations.validation import OutOfRange, checked_time, clean_text, parse_time
 
@@ -435,11 +436,12 @@ def ingest_reference_list(item: ReferenceList, *, observed_at: datetime | None =
                 identifiers=[i.as_json() for i in parsed.identifiers], parser=PARSER_NAME, observed_at=observed_at,
             ))
         PaperReference.objects.bulk_create(references)
-        PaperReferenceLink.objects.bulk_create([
+        links = PaperReferenceLink.objects.bulk_create([
             PaperReferenceLink(reference=r, state=ResolutionState.UNRESOLVED, observed_at=observed_at,
                                evidence={"stage": "ingested, not yet resolved"}, resolver_version="")
             for r in references
         ])
+        links_written(link.pk for link in links)
         records_changed(arxiv_ids=[item.arxiv_id])
         return "created", [r.pk for r in references]
 

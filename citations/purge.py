@@ -12,7 +12,14 @@ from collections import Counter
 
 from django.db import connection, transaction
 
-from citations.models import ObservationPurge, Paper, PaperReference, PaperReferenceLink, ReferenceExtraction
+from citations.models import (
+    CurrentResolution,
+    ObservationPurge,
+    Paper,
+    PaperReference,
+    PaperReferenceLink,
+    ReferenceExtraction,
+)
 from citations.record_cache import records_of_papers_changed
 
 MIN_REASON = 10
@@ -45,6 +52,8 @@ def purge_references(*, arxiv_id: str, reason: str, operator, versions: list[int
         from curation.models import Override
 
         counts = Counter()
+        # Not observations (a materialised view of the links): gone with them, and not counted.
+        CurrentResolution.objects.filter(reference__in=references).delete()
         overrides = Override.objects.filter(reference__in=references)
         # In dependency order: withdrawals name the entries they withdraw, links and entries
         # name their references, references their extraction.

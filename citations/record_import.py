@@ -19,6 +19,7 @@ from uuid import UUID
 import jsonschema
 from django.db import DatabaseError, transaction
 
+from citations.resolution.current import links_written
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.canonical import context_digest, observation_digest
 from citations.models import (
@@ -450,8 +451,10 @@ class _Decomposer:
             raise RecordRefused(f"observation {oid}: a different resolution is held for {resolution['observed_at']}")
         if facts["state"] in ("verified_exact", "verified_fuzzy") and cited is None and work is None:
             raise RecordRefused(f"observation {oid}: a {facts['state']} resolution names no paper or work")
-        PaperReferenceLink.objects.create(reference=reference, observed_at=observed_at,
-                                          evidence={"origin": IMPORT_SOURCE}, resolver_version=IMPORT_SOURCE, **facts)
+        link = PaperReferenceLink.objects.create(reference=reference, observed_at=observed_at,
+                                                 evidence={"origin": IMPORT_SOURCE}, resolver_version=IMPORT_SOURCE,
+                                                 **facts)
+        links_written([link.pk])
         self.summary.count("paper_reference_links")
 
     # standing

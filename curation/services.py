@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from citations.resolution.current import curation_changed, links_written
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, ResolutionState
 from citations.resolution.quality import EARLIEST_YEAR, title_problems
@@ -226,14 +227,17 @@ def _write_curated_link(reference: PaperReference, entry: Override) -> None:
     work_id = entry.link_work_id
     if work_id is None and entry.link_paper_id:
         work_id = canonical_works(paper_ids={entry.link_paper_id}).get(entry.link_paper_id)
-    PaperReferenceLink.objects.create(
+    link = PaperReferenceLink.objects.create(
         reference=reference, state=ResolutionState.VERIFIED_EXACT, resolver_source=CURATION_SOURCE,
         cited_paper_id=entry.link_paper_id, cited_work_id=work_id, observed_at=entry.created_at,
         evidence={"override": entry.pk, "reason": entry.reason}, resolver_version=CURATION_SOURCE)
+    links_written([link.pk])
 
 
 def _records_changed(reference: PaperReference, entry: Override) -> None:
     from citations.record_cache import records_of_papers_changed
+
+    curation_changed([reference.pk])
 
     citing = PaperReference.objects.filter(pk=reference.pk).values_list("extraction__paper_version__paper_id",
                                                                         flat=True).first()

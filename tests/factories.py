@@ -2,6 +2,7 @@
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from citations.resolution.current import links_written
 from citations.models import (
     Paper,
     PaperReference,
@@ -44,9 +45,10 @@ def make_references(paper: Paper, count: int, *, version: int = 1, observed_at: 
                        parser="test", observed_at=observed_at + timedelta(microseconds=i))
         for i in range(count)
     ])
-    PaperReferenceLink.objects.bulk_create([
+    links = PaperReferenceLink.objects.bulk_create([
         PaperReferenceLink(reference=reference, state=state, resolver_source=resolver_source, cited_paper=cites,
                            observed_at=reference.observed_at)
         for reference in references
     ])
+    links_written(link.pk for link in links)        # as every writer of links does
     return references

@@ -1,26 +1,44 @@
 """django-filter sets of API v1. Every value is bound as a query parameter: nothing reaches SQL as text."""
 import django_filters as filters
 
-from citations.models import CitedWork, PaperReference, ResolutionState, ScholarlyWorkEvent
+from citations.models import CitedWork, CurrentResolution, ResolutionState, ScholarlyWorkEvent
 from citations.standing.revisions import newest_as_of
 from curation.models import Override, OverrideAction, OverrideField
 
 
 class ObservationFilter(filters.FilterSet):
-    citing_paper = filters.CharFilter(field_name="extraction__paper_version__paper__arxiv_id",
-                                      help_text="arXiv id of the citing paper.")
-    cited_paper = filters.CharFilter(field_name="cited_paper_arxiv", help_text="arXiv id of the held paper the "
-                                                                               "newest resolution names.")
-    state = filters.ChoiceFilter(field_name="current_state", choices=ResolutionState.choices)
-    year = filters.NumberFilter(field_name="year")
-    year_min = filters.NumberFilter(field_name="year", lookup_expr="gte")
-    year_max = filters.NumberFilter(field_name="year", lookup_expr="lte")
-    source = filters.CharFilter(field_name="extraction__source")
+    """Filters over reference_current_resolutions; each one with the list's order is one index
+    (citations/models/current.py), so a page is an index read whatever the store's size."""
+
+    citing_paper = filters.CharFilter(field_name="citing_paper__arxiv_id", help_text="arXiv id of the citing paper.")
+    cited_paper = filters.CharFilter(field_name="cited_paper__arxiv_id", help_text="arXiv id of the held paper the "
+                                                                                   "newest resolution names.")
+    cited_work = filters.UUIDFilter(field_name="cited_work_id", help_text="The canonical work the newest "
+                                                                          "resolution names.")
+    doi = filters.CharFilter(field_name="doi", method="filter_lower", help_text="The DOI the reference prints.")
+    state = filters.ChoiceFilter(field_name="state", choices=ResolutionState.choices)
+    year = filters.NumberFilter(field_name="reference__year")
+    year_min = filters.NumberFilter(field_name="reference__year", lookup_expr="gte")
+    year_max = filters.NumberFilter(field_name="reference__year", lookup_expr="lte")
+    source = filters.CharFilter(field_name="source")
     has_override = filters.BooleanFilter(field_name="curated")
 
     class Meta:
-        model = PaperReference
-        fields = ["citing_paper", "cited_paper", "state", "year", "year_min", "year_max", "source", "has_override"]
+        model = CurrentResolution
+        fields = ["citing_paper", "cited_paper", "cited_work", "doi", "state", "year", "year_min", "year_max",
+                  "source", "has_override"]
+
+    def filter_lower(self, queryset, name, value):
+        return queryset.filter(**{name: value.strip().lower()})
+
+
+class ChangeFilter(filters.FilterSet):
+    since = filters.IsoDateTimeFilter(field_name="changed_at", lookup_expr="gt",
+                                      help_text="Only observations whose record-visible state changed after this time.")
+
+    class Meta:
+        model = CurrentResolution
+        fields = ["since"]
 
 
 class CitedWorkFilter(filters.FilterSet):

@@ -70,7 +70,7 @@ def _with_tiebreak(ordering: tuple) -> tuple:
     in the same order on every page: PostgreSQL, unlike SQLite, returns ties in any order."""
     if any(field.lstrip("-") in ("id", "pk") for field in ordering):
         return tuple(ordering)
-    return (*ordering, "-id" if ordering and ordering[0].startswith("-") else "id")
+    return (*ordering, "-pk" if ordering and ordering[0].startswith("-") else "pk")
 
 
 def _without_nulls(queryset, ordering: tuple) -> tuple:

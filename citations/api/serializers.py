@@ -52,30 +52,36 @@ class PaperDetailSerializer(PaperSerializer):
             "retracted_cited_works", "external_citation_measurements")
 
 
-class ResolutionSerializer(serializers.Serializer):
-    state = serializers.CharField(source="current_state")
-    resolver_source = serializers.CharField(source="current_resolver", allow_null=True)
+class CurrentResolutionSerializer(serializers.Serializer):
+    state = serializers.CharField()
+    resolver_source = serializers.CharField(allow_null=True)
     observed_at = serializers.DateTimeField(source="resolved_at")
-    cited_paper = serializers.CharField(source="cited_paper_arxiv", allow_null=True)
-    cited_work_id = serializers.UUIDField(source="cited_work", allow_null=True)
+    cited_paper = serializers.CharField(source="cited_paper.arxiv_id", allow_null=True, default=None)
+    cited_work_id = serializers.UUIDField(allow_null=True)
 
 
-class ObservationSerializer(serializers.ModelSerializer):
-    observation_id = serializers.UUIDField(source="id")
-    citing_paper = serializers.CharField(source="extraction.paper_version.paper.arxiv_id")
-    citing_version = serializers.IntegerField(source="extraction.paper_version.version")
-    source = serializers.CharField(source="extraction.source")
-    resolution = serializers.SerializerMethodField()
+class ObservationSerializer(serializers.Serializer):
+    """A reference observation with its current resolution: a row of reference_current_resolutions
+    (citations/models/current.py) and the reference it belongs to, read by one joined statement."""
+
+    observation_id = serializers.UUIDField(source="reference_id")
+    citing_paper = serializers.CharField(source="citing_paper.arxiv_id")
+    citing_version = serializers.IntegerField(source="reference.extraction.paper_version.version")
+    reference_index = serializers.IntegerField()
+    source = serializers.CharField()
+    raw_text = serializers.CharField(source="reference.raw_text", allow_null=True)
+    title = serializers.CharField(source="reference.title", allow_null=True)
+    year = serializers.IntegerField(source="reference.year", allow_null=True)
+    authors = serializers.JSONField(source="reference.authors")
+    venue = serializers.CharField(source="reference.venue", allow_null=True)
+    arxiv_id = serializers.CharField(source="reference.arxiv_id", allow_null=True)
+    doi = serializers.CharField(allow_null=True)
+    identifiers = serializers.JSONField(source="reference.identifiers")
+    parser = serializers.CharField(source="reference.parser")
+    observed_at = serializers.DateTimeField()
+    resolution = CurrentResolutionSerializer(source="*")
     has_override = serializers.BooleanField(source="curated")
-
-    class Meta:
-        model = PaperReference
-        fields = ("observation_id", "citing_paper", "citing_version", "reference_index", "source", "raw_text",
-                  "title", "year", "authors", "venue", "arxiv_id", "doi", "identifiers", "parser", "observed_at",
-                  "resolution", "has_override")
-
-    def get_resolution(self, reference) -> ResolutionSerializer:
-        return ResolutionSerializer(reference).data
+    changed_at = serializers.DateTimeField()
 
 
 class CitedWorkSerializer(serializers.ModelSerializer):

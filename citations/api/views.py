@@ -11,13 +11,12 @@ from rest_framework.response import Response
 
 from citations.api import serializers as s
 from citations.api.errors import Conflict
-from citations.api.filters import CitedWorkFilter, ObservationFilter, OverrideFilter, StandingEventFilter
+from citations.api.filters import ChangeFilter, CitedWorkFilter, ObservationFilter, OverrideFilter, StandingEventFilter
 from citations.api.parsers import PARSERS
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.ingest import RejectedLine, database_refusal, ingest_reference_list, reference_list
 from citations.jobs import enqueue_job, plan_resolution, runs_eagerly
-from citations.models import CitedWork, Job, Paper, PaperReference, PaperSnapshot, ScholarlyWorkEvent
-from citations.models.resolution import with_current_resolution
+from citations.models import CitedWork, CurrentResolution, Job, Paper, PaperReference, PaperSnapshot, ScholarlyWorkEvent
 from citations.presentation import standing_summary
 from citations.record import RecordUnavailable, build_record
 from curation.models import Override
@@ -161,14 +160,20 @@ class PaperViewSet(viewsets.ReadOnlyModelViewSet):
 class ObservationViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = s.ObservationSerializer
     filterset_class = ObservationFilter
-    ordering_fields = ["observed_at", "reference_index", "year"]
-    ordering = ["observed_at", "id"]
+    # Orders served by an index (citations/models/current.py): time with every filter, list order
+    # within one citing paper. Nothing else is sortable: a sort without an index reads the whole store.
+    ordering_fields = ["observed_at", "reference_index"]
+    ordering = ["observed_at"]
 
     def get_queryset(self):
-        in_force = Override.objects.in_force().filter(reference_id=OuterRef("pk"))
-        return with_current_resolution(
-            PaperReference.objects.select_related("extraction__paper_version__paper")
-        ).annotate(curated=Exists(in_force))
+        return observations()
+
+    def list(self, request, *args, **kwargs):
+        ordering = request.query_params.get("ordering", "")
+        if "reference_index" in ordering and not request.query_params.get("citing_paper"):
+            raise ValidationError({"ordering": ["reference_index orders the references of one paper: "
+                                                "give citing_paper too"]})
+        return super().list(request, *args, **kwargs)
 
     @extend_schema(summary="The reference's curation revision (send it back with an override)",
                    responses={200: OpenApiTypes.OBJECT})
@@ -176,6 +181,26 @@ class ObservationViewSet(viewsets.ReadOnlyModelViewSet):
     def revision(self, request, pk=None):
         reference = self.get_object()
         return Response({"observation_id": str(reference.pk), "revision": revision_of(reference.pk)})
+
+
+def observations():
+    """Current resolutions with their references, citing and cited papers: one statement a page."""
+    return CurrentResolution.objects.select_related("reference__extraction__paper_version", "citing_paper",
+                                                    "cited_paper")
+
+
+@extend_schema_view(list=extend_schema(
+    summary="Changes feed: observations whose record-visible state changed after a time, oldest change first",
+    description="Resume from the cursor of the last page read; a change made while you page appears later in the "
+                "feed, never before your position."))
+class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.ObservationSerializer
+    filterset_class = ChangeFilter
+    ordering_fields = ["changed_at"]
+    ordering = ["changed_at"]
+
+    def get_queryset(self):
+        return observations()
 
 
 @extend_schema_view(list=extend_schema(summary="Canonical cited works"), retrieve=extend_schema(summary="A work"))

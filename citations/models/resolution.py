@@ -2,7 +2,7 @@
 import uuid
 
 from django.db import models
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import F, OuterRef, Q, Subquery
 
 from citations.models.papers import Paper
 from citations.models.references import PaperReference
@@ -167,16 +167,13 @@ class TitleKey(models.Model):
 
 
 def with_current_resolution(references: models.QuerySet) -> models.QuerySet:
-    """References annotated with their newest resolution (state, resolver, time, cited paper, work).
-
-    The observation lists of the admin queues and the API use it; each annotation is a correlated
-    subquery answered by the link_newest_per_reference index, so a page costs one statement.
-    """
-    newest = PaperReferenceLink.objects.filter(reference_id=OuterRef("pk")).order_by("-observed_at", "-id")
+    """References annotated with their newest resolution (state, resolver, time, cited paper, work),
+    read from reference_current_resolutions (citations/models/current.py) by one join, so a filter
+    on the state is an index read, not a subquery per row."""
     return references.annotate(
-        current_state=Subquery(newest.values("state")[:1]),
-        current_resolver=Subquery(newest.values("resolver_source")[:1]),
-        resolved_at=Subquery(newest.values("observed_at")[:1]),
-        cited_paper_arxiv=Subquery(newest.values("cited_paper__arxiv_id")[:1]),
-        cited_work=Subquery(newest.values("cited_work_id")[:1]),
+        current_state=F("current__state"),
+        current_resolver=F("current__resolver_source"),
+        resolved_at=F("current__resolved_at"),
+        cited_paper_arxiv=F("current__cited_paper__arxiv_id"),
+        cited_work=F("current__cited_work_id"),
     )

@@ -17,6 +17,7 @@ from django.utils import timezone
 from citations.arxiv_ids import arxiv_doi
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, ReferenceExtraction
 from citations.record_cache import records_of_papers_changed
+from citations.resolution.current import links_written
 from citations.resolution.locators import find_locator
 from citations.resolution.parser import tidy_title
 from citations.resolution.matching import RESOLVER_VERSION, ReferenceFields, Resolution, resolve
@@ -128,6 +129,7 @@ def _resolve_batch(reference_ids: list) -> ResolutionSummary:
                 continue
             new_links.append(_link(pk, result, work_id, now))
         PaperReferenceLink.objects.bulk_create(new_links)
+        links_written(link.pk for link in new_links)
         summary.written += len(new_links)
         _check_standing_of_linked_works(new_links)
         if new_links:

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from citations.arxiv_ids import arxiv_doi
 from citations.record_cache import records_changed
+from citations.resolution.current import works_changed
 from citations.models import CitedWork, ReceiptEvent, RetractionStatusReceipt, ScholarlyWorkEvent, StandingSourceSync
 from citations.models import IdentifierKind, SyncStatus, WorkIdentifier
 from citations.standing.revisions import newest_as_of
@@ -88,5 +89,8 @@ def _check_batch(source: str, sync: StandingSourceSync, rows) -> int:
             ReceiptEvent(receipt_id=ids[work_id], event_id=event_id)
             for work_id, dois in pending for doi in sorted(dois) for event_id in by_doi.get(doi, ())
         ], ignore_conflicts=True)
+        # For the changes feed: references to works a notice is found for. (A sync moves every
+        # receipt's time; listing every linked reference each day for that would drown the feed.)
+        works_changed(work_id for work_id, dois in pending if any(doi in by_doi for doi in dois))
         records_changed()
     return len(receipts)
