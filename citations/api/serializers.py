@@ -190,3 +190,34 @@ class HealthSerializer(serializers.Serializer):
     database = serializers.CharField()
     broker = serializers.CharField()
     cache = serializers.CharField(help_text="ok, or down: records are then served from the database")
+
+
+# --- the observation lists' fast path ------------------------------------------------------------
+# A page of 50 observations through ObservationSerializer spends most of its time in DRF's field
+# machinery (and in building four model instances a row). The lists read plain rows instead and
+# shape them here, field for field as ObservationSerializer does (tests/api/test_observation_rows.py
+# compares the two on every row of the seeds), which keeps the serializer as the schema.
+OBSERVATION_VALUES = (
+    "reference_id", "citing_paper__arxiv_id", "reference__extraction__paper_version__version", "reference_index",
+    "source", "reference__raw_text", "reference__title", "reference__year", "reference__authors", "reference__venue",
+    "reference__arxiv_id", "doi", "reference__identifiers", "reference__parser", "observed_at", "state",
+    "resolver_source", "resolved_at", "cited_paper__arxiv_id", "cited_work_id", "curated", "changed_at")
+_TIME = serializers.DateTimeField()
+
+
+def observation_row(row: dict) -> dict:
+    """ObservationSerializer's representation of one row of OBSERVATION_VALUES."""
+    work = row["cited_work_id"]
+    return {
+        "observation_id": str(row["reference_id"]), "citing_paper": row["citing_paper__arxiv_id"],
+        "citing_version": row["reference__extraction__paper_version__version"],
+        "reference_index": row["reference_index"], "source": row["source"], "raw_text": row["reference__raw_text"],
+        "title": row["reference__title"], "year": row["reference__year"], "authors": row["reference__authors"],
+        "venue": row["reference__venue"], "arxiv_id": row["reference__arxiv_id"], "doi": row["doi"],
+        "identifiers": row["reference__identifiers"], "parser": row["reference__parser"],
+        "observed_at": _TIME.to_representation(row["observed_at"]),
+        "resolution": {"state": row["state"], "resolver_source": row["resolver_source"],
+                       "observed_at": _TIME.to_representation(row["resolved_at"]),
+                       "cited_paper": row["cited_paper__arxiv_id"], "cited_work_id": str(work) if work else None},
+        "has_override": row["curated"], "changed_at": _TIME.to_representation(row["changed_at"]),
+    }

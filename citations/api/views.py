@@ -173,7 +173,7 @@ class ObservationViewSet(viewsets.ReadOnlyModelViewSet):
         if "reference_index" in ordering and not request.query_params.get("citing_paper"):
             raise ValidationError({"ordering": ["reference_index orders the references of one paper: "
                                                 "give citing_paper too"]})
-        return super().list(request, *args, **kwargs)
+        return observation_page(self, request)
 
     @extend_schema(summary="The reference's curation revision (send it back with an override)",
                    responses={200: OpenApiTypes.OBJECT})
@@ -189,6 +189,12 @@ def observations():
                                                     "cited_paper")
 
 
+def observation_page(view, request) -> Response:
+    """A page of an observation list as plain rows (serializers.observation_row), same JSON, same cursors."""
+    rows = view.paginate_queryset(view.filter_queryset(view.get_queryset()).values(*s.OBSERVATION_VALUES))
+    return view.get_paginated_response([s.observation_row(row) for row in rows])
+
+
 @extend_schema_view(list=extend_schema(
     summary="Changes feed: observations whose record-visible state changed after a time, oldest change first",
     description="Resume from the cursor of the last page read; a change made while you page appears later in the "
@@ -201,6 +207,9 @@ class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     def get_queryset(self):
         return observations()
+
+    def list(self, request, *args, **kwargs):
+        return observation_page(self, request)
 
 
 @extend_schema_view(list=extend_schema(summary="Canonical cited works"), retrieve=extend_schema(summary="A work"))
