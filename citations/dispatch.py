@@ -31,7 +31,8 @@ from django.utils import timezone
 from citations.models import Job, JobChunk, JobState
 
 log = logging.getLogger(__name__)
-CHUNK_TASK = "citations.resolve_chunk"
+# The task that runs a chunk, by the kind of its job.
+CHUNK_TASKS = {"resolve": "citations.resolve_chunk", "dump_records": "citations.dump_chunk"}
 DISPATCH_GRACE = timedelta(seconds=10)
 UNFINISHED = (JobState.QUEUED, JobState.RUNNING)
 
@@ -70,7 +71,7 @@ def send_chunks(*, job_id: int, chunk_ids=None) -> bool:
     if chunk_ids is not None:
         chunks = chunks.filter(pk__in=list(chunk_ids))
     for chunk_id in list(chunks.values_list("id", flat=True)):
-        if not _send(job, CHUNK_TASK, [chunk_id], {}, task_id=None, row=JobChunk.objects.filter(pk=chunk_id)):
+        if not _send(job, CHUNK_TASKS[job.kind], [chunk_id], {}, task_id=None, row=JobChunk.objects.filter(pk=chunk_id)):
             return False
     return True
 

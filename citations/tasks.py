@@ -47,6 +47,25 @@ def resolve_chunk(chunk_id: int) -> dict:
     return counts
 
 
+@shared_task(name="citations.dump_chunk", base=ChunkTask, **RETRY)
+def dump_chunk(chunk_id: int) -> dict:
+    """Write one part of a records dump, or publish it (citations/dumps.py)."""
+    from citations.dumps import run_dump_chunk
+
+    return run_dump_chunk(chunk_id)
+
+
+@shared_task(name="citations.dump_records", **RETRY)
+def dump_records_task() -> dict:
+    """Plan a dump of every current record and send its parts to the workers (Celery beat, daily)."""
+    from citations.dispatch import dispatch_chunks
+    from citations.dumps import plan_dump
+
+    job = plan_dump()
+    dispatch_chunks(job)
+    return {"dump_job": job.pk, "parts": job.total_chunks - 1}
+
+
 @shared_task(name="citations.sync_standing_source", **RETRY)
 def sync_standing_source_task(source: str, path: str) -> dict:
     """Re-read a standing source's file (fetched there by the operator's downloader), then check works."""

@@ -28,4 +28,5 @@ urlpatterns = [
     path("paper/<arxiv:arxiv_id>/citation-record", views.record_html, name="record-html"),
     path("paper/<arxiv:arxiv_id>/integrity", views.integrity, name="integrity"),
     path("paper/<arxiv:arxiv_id>", views.paper, name="paper"),
+    path("dumps/<str:name>/<str:file>", views.dump_file, name="dump-file"),
 ]

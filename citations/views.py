@@ -144,6 +144,22 @@ def home(request):
 
 
 @require_safe
+def dump_file(request, name: str, file: str):
+    """A file of a published dump. Published dumps never change: cacheable for a year."""
+    from django.http import FileResponse
+
+    from citations.dumps import dump_file as find_dump_file
+
+    path = find_dump_file(name, file)
+    if path is None:
+        raise Http404(f"no file {file!r} in a published dump {name!r}")
+    content_type = "application/json" if file.endswith(".json") else "application/gzip"
+    response = FileResponse(open(path, "rb"), content_type=content_type)
+    patch_cache_control(response, public=True, max_age=365 * 24 * 3600, immutable=True)
+    return response
+
+
+@require_safe
 def favicon(request):
     response = HttpResponse(status=204)       # no icon; say so once, and let browsers remember
     patch_cache_control(response, public=True, max_age=86400)

@@ -246,6 +246,11 @@ JOB_MAX_DISPATCHES = env_int("JOB_MAX_DISPATCHES", 6, minimum=1)         # then 
 # A write must not hang on a dead broker: a few quick tries, then the job waits for the sweep.
 DISPATCH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Bulk dumps of every current record (citations/dumps.py): on storage every worker shares.
+DUMPS_DIR = Path(env_path("PITH_DUMPS_DIR", str(VAR_DIR / "dumps"), directory=True))
+DUMPS_KEEP = env_int("PITH_DUMPS_KEEP", 3, minimum=1)
+DUMP_HOUR = env_int("PITH_DUMP_HOUR", 3, minimum=0, maximum=23)   # UTC, daily
+CELERY_BEAT_SCHEDULE["dump-records"] = {"task": "citations.dump_records", "schedule": crontab(hour=DUMP_HOUR, minute=0)}
 CELERY_BEAT_SCHEDULE["sweep-jobs"] = {"task": "citations.sweep_jobs", "schedule": 60.0}
 
 LOGGING = {

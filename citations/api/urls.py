@@ -3,6 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.routers import DefaultRouter
 
 from citations.api import views
+from citations.api.dumps import DumpViewSet
 
 router = DefaultRouter()
 router.register("papers", views.PaperViewSet, basename="paper")
@@ -12,6 +13,7 @@ router.register("changes", views.ChangeViewSet, basename="change")
 router.register("standing-events", views.StandingEventViewSet, basename="standing-event")
 router.register("overrides", views.OverrideViewSet, basename="override")
 router.register("jobs", views.JobViewSet, basename="job")
+router.register("dumps", DumpViewSet, basename="dump")
 
 urlpatterns = [
     path("api/v1/health", views.health, name="api-health"),

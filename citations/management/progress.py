@@ -1,5 +1,6 @@
 """Progress bars for commands: shown on a terminal, silent in scripts and logs."""
 import sys
+import time
 from contextlib import contextmanager
 
 from django.core.management.base import CommandError
@@ -31,3 +32,18 @@ def fail_if_rejected(report, *, done: str) -> None:
     rejected = sum(report.rejected.values())
     if rejected:
         raise CommandError(f"{rejected:,} of {report.lines:,} lines rejected; the other lines were {done}")
+
+
+def follow_job(job, *, description: str) -> None:
+    """Wait for a job the workers run, with a bar over its chunks, until it succeeds or fails."""
+    from citations.models import JobState
+
+    with tqdm(total=job.total_chunks, desc=description, unit="chunk", disable=not sys.stderr.isatty(),
+              file=sys.stderr) as bar:
+        while True:
+            job.refresh_from_db()
+            bar.total = job.total_chunks
+            bar.update(job.done_chunks - bar.n)
+            if job.state in (JobState.SUCCEEDED, JobState.FAILED):
+                return
+            time.sleep(1)

@@ -1,9 +1,8 @@
-import time
-
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from citations.jobs import DEFAULT_CHUNK_PAPERS, enqueue_job, plan_resolution, runs_eagerly
+from citations.management.progress import follow_job
 from citations.models import Job, JobState, Paper
 from citations.tasks import resolve_chunk
 
@@ -39,17 +38,8 @@ class Command(BaseCommand):
             if no_wait:
                 self.stdout.write(f"enqueued; follow it with: python manage.py jobs {job.pk}")
                 return
-            self._follow(job)
+            follow_job(job, description="resolving")
         self._summary(Job.objects.get(pk=job.pk))
-
-    def _follow(self, job):
-        with tqdm(total=job.total_chunks, desc="resolving", unit="chunk", disable=not self.stderr.isatty()) as bar:
-            while True:
-                job.refresh_from_db()
-                bar.update(job.done_chunks - bar.n)
-                if job.state in (JobState.SUCCEEDED, JobState.FAILED):
-                    return
-                time.sleep(1)
 
     def _summary(self, job):
         counts = job.counts
