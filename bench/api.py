@@ -223,6 +223,7 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=20)
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--fill-only", action="store_true", help="Fill the store (if empty) and stop.")
     args = parser.parse_args()
     url = args.database_url or f"postgres://root@127.0.0.1:5432/pith_bench_api_{args.references // 1000}k"
     if not shutil.which("wrk"):
@@ -239,6 +240,8 @@ def main() -> None:
     elif papers != args.papers:
         sys.exit(f"{url} holds {papers:,} papers, not {args.papers:,}: drop it or pass another --database-url")
     print(f"store: about {held:,} reference observations over {papers:,} papers")
+    if args.fill_only:
+        return
     token = subprocess.run([sys.executable, "manage.py", "shell", "-c",
                             "from django.contrib.auth.models import User; from rest_framework.authtoken.models import "
                             "Token; from django.contrib.auth.models import Permission; "

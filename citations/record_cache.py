@@ -19,6 +19,7 @@ in the process (a bounded LRU), so a hot record costs one small counter read ins
 its 50-100 KB body out of Redis on every request.
 """
 import logging
+import random
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -33,6 +34,9 @@ from citations.models import RecordGeneration
 from citations.record import build_record
 
 STORE = "*"
+LISTS = "lists:"
+LIST_SHARDS = 16
+LIST_KEYS = tuple(f"{LISTS}{n}" for n in range(LIST_SHARDS))
 log = logging.getLogger(__name__)
 
 
@@ -42,12 +46,13 @@ class CachedRecord:
     context_digest: str
 
 
-class _LocalBodies:
+class LocalBodies:
     """The newest bodies this process served, by key, with the generation each was built at."""
 
-    def __init__(self):
+    def __init__(self, capacity: int | None = None):
         self._entries: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
+        self._capacity = capacity
 
     def get(self, key, generation) -> CachedRecord | None:
         with self._lock:
@@ -61,7 +66,7 @@ class _LocalBodies:
         with self._lock:
             self._entries[key] = (generation, record)
             self._entries.move_to_end(key)
-            while len(self._entries) > settings.RECORD_LOCAL_ENTRIES:
+            while len(self._entries) > (self._capacity or settings.RECORD_LOCAL_ENTRIES):
                 self._entries.popitem(last=False)
 
     def clear(self) -> None:
@@ -69,7 +74,7 @@ class _LocalBodies:
             self._entries.clear()
 
 
-local_bodies = _LocalBodies()
+local_bodies = LocalBodies()
 
 
 def generation_of(arxiv_id: str) -> tuple[int, int]:
@@ -86,22 +91,35 @@ def cached_record(*, arxiv_id: str) -> CachedRecord:
     if record is not None:
         return record
     shared_key = f"records:body:{arxiv_id}:{local_key[1]}:{generation[0]}:{generation[1]}"
-    entry = _cache_get(shared_key)
+    entry = cache_get(shared_key)
     if entry is not None:
         record = CachedRecord(body=entry[0], context_digest=entry[1])
     else:
         built = build_record(arxiv_id=arxiv_id)
         record = CachedRecord(body=built.body, context_digest=built.context_digest)
-        _cache_set(shared_key, (record.body, record.context_digest))
+        cache_set(shared_key, (record.body, record.context_digest))
     local_bodies.put(local_key, generation, record)
     return record
 
 
 def records_changed(*, arxiv_ids: Iterable[str] | None = None) -> None:
-    """Records of these papers (None: all records) change with the current transaction."""
+    """Records of these papers (None: all records) change with the current transaction; so do the API lists."""
     keys = [STORE] if arxiv_ids is None else sorted({a for a in arxiv_ids if a})
     if not keys:
         return
+    _bump(keys)
+
+
+def lists_changed() -> None:
+    """What the API lists show changes with the current transaction, and no record does (a new work)."""
+    _bump([])
+
+
+def _bump(keys: list[str]) -> None:
+    # The lists' generation is the sum of LIST_SHARDS counters, and a writer bumps one of them at
+    # random: writers on many workers then seldom wait on each other's row lock, and a reader's
+    # one-statement sum still changes with every committed write.
+    keys = sorted({*keys, f"{LISTS}{random.randrange(LIST_SHARDS)}"})
     # One upsert, keys in a fixed order so two writers lock shared rows in the same order.
     # The row locks are held to the end of the writer's transaction: that is what makes a
     # reader that sees the new data also see the new generation.
@@ -109,6 +127,13 @@ def records_changed(*, arxiv_ids: Iterable[str] | None = None) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"INSERT INTO record_generations (key, value) VALUES {values} "
                        "ON CONFLICT (key) DO UPDATE SET value = record_generations.value + 1", keys)
+
+
+def lists_generation() -> int:
+    """The API lists' generation: one indexed read of LIST_SHARDS rows."""
+    from django.db.models import Sum
+
+    return RecordGeneration.objects.filter(key__in=LIST_KEYS).aggregate(total=Sum("value"))["total"] or 0
 
 
 def records_of_papers_changed(*, paper_ids: Iterable[int]) -> None:
@@ -120,7 +145,7 @@ def records_of_papers_changed(*, paper_ids: Iterable[int]) -> None:
         records_changed(arxiv_ids=Paper.objects.filter(id__in=paper_ids).values_list("arxiv_id", flat=True))
 
 
-def _cache_get(key: str):
+def cache_get(key: str):
     try:
         return cache.get(key)
     except Exception as error:  # noqa: BLE001 - any cache failure: build from the database instead
@@ -128,9 +153,9 @@ def _cache_get(key: str):
         return None
 
 
-def _cache_set(key: str, value) -> None:
+def cache_set(key: str, value, seconds: int | None = None) -> None:
     try:
-        cache.set(key, value, settings.RECORD_CACHE_SECONDS)
+        cache.set(key, value, seconds or settings.RECORD_CACHE_SECONDS)
     except Exception as error:  # noqa: BLE001
         log.warning("record cache unavailable (%s: %s): body not cached", type(error).__name__, error)
 

@@ -162,6 +162,8 @@ CACHES = {
 RECORD_CACHE_SECONDS = env_int("RECORD_CACHE_SECONDS", 3600, minimum=1)
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True    # an outage is logged, not silent
 RECORD_LOCAL_ENTRIES = env_int("RECORD_LOCAL_ENTRIES", 2000, minimum=1)     # bodies kept in each process
+API_PAGE_CACHE_SECONDS = env_int("API_PAGE_CACHE_SECONDS", 600, minimum=1)     # an API list page in the cache
+API_PAGE_LOCAL_ENTRIES = env_int("API_PAGE_LOCAL_ENTRIES", 1000, minimum=1)    # pages kept in each process
 
 # --- REST API -----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

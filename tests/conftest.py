@@ -46,13 +46,16 @@ def fresh_cache():
     """Each test starts with an empty cache: cached record bodies belong to another test's database."""
     from django.core.cache import cache
 
+    from citations.api.page_cache import local_pages
     from citations.record_cache import local_bodies
 
     cache.clear()
     local_bodies.clear()
+    local_pages.clear()
     yield
     cache.clear()
     local_bodies.clear()
+    local_pages.clear()
 
 
 @pytest.fixture(scope="session")

@@ -39,6 +39,8 @@ MALFORMED = {
     "LOCAL_CACHE_ENTRIES": ["0"],
     "RECORD_CACHE_SECONDS": ["0", "-60"],
     "RECORD_LOCAL_ENTRIES": ["0", "many"],
+    "API_PAGE_CACHE_SECONDS": ["0", "10m"],
+    "API_PAGE_LOCAL_ENTRIES": ["-1"],
     "API_ANON_RATE": ["garbage", "10/fortnight", "0/minute", "-5/minute", "10/mango", "1.5/minute", "10"],
     "API_USER_RATE": ["fast", "100/week"],
     "TRUSTED_PROXIES": ["-1", "yes"],

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from citations.api import serializers as s
 from citations.api.errors import Conflict
+from citations.api.page_cache import CachedListMixin, cached_list_page
 from citations.api.filters import ChangeFilter, CitedWorkFilter, ObservationFilter, OverrideFilter, StandingEventFilter
 from citations.api.parsers import PARSERS
 from citations.arxiv_ids import is_canonical_arxiv_id
@@ -63,7 +64,7 @@ def _newest_snapshot(field: str) -> Subquery:
         OpenApiParameter("search", str, description="Words of the title, or an arXiv id.")]),
     retrieve=extend_schema(summary="A paper, with the summary of its citation record"),
 )
-class PaperViewSet(viewsets.ReadOnlyModelViewSet):
+class PaperViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
     parser_classes = PARSERS
     lookup_field = "arxiv_id"
     lookup_value_regex = ARXIV_LOOKUP
@@ -173,7 +174,7 @@ class ObservationViewSet(viewsets.ReadOnlyModelViewSet):
         if "reference_index" in ordering and not request.query_params.get("citing_paper"):
             raise ValidationError({"ordering": ["reference_index orders the references of one paper: "
                                                 "give citing_paper too"]})
-        return observation_page(self, request)
+        return cached_list_page(self, request, lambda: observation_page(self, request))
 
     @extend_schema(summary="The reference's curation revision (send it back with an override)",
                    responses={200: OpenApiTypes.OBJECT})
@@ -209,11 +210,11 @@ class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return observations()
 
     def list(self, request, *args, **kwargs):
-        return observation_page(self, request)
+        return cached_list_page(self, request, lambda: observation_page(self, request))
 
 
 @extend_schema_view(list=extend_schema(summary="Canonical cited works"), retrieve=extend_schema(summary="A work"))
-class CitedWorkViewSet(viewsets.ReadOnlyModelViewSet):
+class CitedWorkViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
     queryset = CitedWork.objects.select_related("paper")
     serializer_class = s.CitedWorkSerializer
     filterset_class = CitedWorkFilter
@@ -223,7 +224,7 @@ class CitedWorkViewSet(viewsets.ReadOnlyModelViewSet):
 
 @extend_schema_view(list=extend_schema(summary="Standing events (retractions, corrections...) from named sources"),
                     retrieve=extend_schema(summary="A standing event"))
-class StandingEventViewSet(viewsets.ReadOnlyModelViewSet):
+class StandingEventViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
     queryset = ScholarlyWorkEvent.objects.all()
     serializer_class = s.StandingEventSerializer
     filterset_class = StandingEventFilter
@@ -235,7 +236,7 @@ class StandingEventViewSet(viewsets.ReadOnlyModelViewSet):
                     retrieve=extend_schema(summary="A curation audit entry"),
                     create=extend_schema(summary="Override a reference's field (curators)",
                                          request=s.OverrideCreateSerializer, responses={201: s.OverrideCommittedSerializer}))
-class OverrideViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class OverrideViewSet(CachedListMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     parser_classes = PARSERS
     lookup_value_regex = r"[0-9]+"        # audit entry ids; anything else is not an address here (404)
     serializer_class = s.OverrideSerializer

@@ -33,6 +33,9 @@ _CHUNK = 5000
 def links_written(link_ids: Iterable[int]) -> None:
     """Make these links current where they are the newest of their reference (observed_at, then id)."""
     link_ids = sorted(set(link_ids))
+    if not link_ids:
+        return
+    _lists_changed()
     now = timezone.now()
     for start in range(0, len(link_ids), _CHUNK):
         chunk = link_ids[start:start + _CHUNK]
@@ -58,6 +61,7 @@ def curation_changed(reference_ids: Iterable) -> None:
     """An override was set or withdrawn: the curated flag again, and a change for the feed."""
     from curation.models import Override
 
+    _lists_changed()
     in_force = Override.objects.in_force().filter(reference_id=OuterRef("reference_id"))
     CurrentResolution.objects.filter(reference_id__in=list(reference_ids)).update(
         curated=Exists(in_force), changed_at=timezone.now())
@@ -67,12 +71,14 @@ def works_changed(work_ids: Iterable) -> None:
     """The standing of these works changed: the references now linking them changed for the feed."""
     ids = list(work_ids)
     if ids:
+        _lists_changed()
         CurrentResolution.objects.filter(cited_work_id__in=ids).update(changed_at=timezone.now())
 
 
 @transaction.atomic
 def rebuild() -> int:
     """The whole table again from the log; returns the number of rows."""
+    _lists_changed()
     now = timezone.now()
     newest = """NOT EXISTS (SELECT 1 FROM paper_reference_links m WHERE m.reference_id = l.reference_id
         AND (m.observed_at > l.observed_at OR (m.observed_at = l.observed_at AND m.id > l.id)))"""
@@ -81,3 +87,10 @@ def rebuild() -> int:
         cursor.execute(f"""INSERT INTO {TABLE} ({", ".join(COLUMNS)})
             {_SELECT.format(curated=_CURATED.format(reference="l.reference_id"))} WHERE {newest}""", [now])
         return cursor.rowcount
+
+
+def _lists_changed() -> None:
+    # The API lists read this table: a change to it is a change to them, in the same transaction.
+    from citations.record_cache import lists_changed
+
+    lists_changed()

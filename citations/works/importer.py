@@ -34,6 +34,7 @@ from citations.ingest import IngestReport, RejectedLine
 from citations.models import CitedWork, IdentifierKind, Paper, PaperReference, TitleKey, WorkIdentifier
 from citations.resolution.text import comparable_title, fold, title_blocking_keys
 from citations.works import crossref, dblp, openalex, retraction_watch
+from citations.record_cache import lists_changed
 from citations.works.records import WorkRecord
 
 READERS = {crossref.SOURCE: crossref.read_works, openalex.SOURCE: openalex.read_works, dblp.SOURCE: dblp.read_works,
@@ -86,11 +87,13 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
 def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) -> set[str]:
     try:
         with transaction.atomic():
+            lists_changed()                 # new works show in /api/v1/works/ (records change on linking)
             return _write_batch(batch, observed_at, report, copy=connection.vendor == "postgresql")
     except IntegrityError:
         # Another importer wrote some of the same works meanwhile: do the batch again, reading
         # what it wrote (the writes below skip rows that exist by then).
         with transaction.atomic():
+            lists_changed()
             return _write_batch(batch, observed_at, report, copy=False)
 
 

@@ -1,0 +1,75 @@
+"""List pages come from a cache, and never a stale one: every write shows in the next page."""
+import pytest
+from django.contrib.auth.models import User
+
+from citations.api.page_cache import local_pages
+from curation.groups import curators_group
+from curation.services import apply_override, revision_of
+from tests.factories import make_paper, make_references
+from tests.faults.test_cache_outage import CLOSED_PORT_CACHE
+
+
+@pytest.fixture
+def store(db):
+    paper = make_paper("2601.00001")
+    make_references(paper, 3)
+    return paper
+
+
+def overridden(client) -> list[bool]:
+    return [o["has_override"] for o in client.get("/api/v1/observations/?citing_paper=2601.00001"
+                                                  "&ordering=reference_index").json()["results"]]
+
+
+def test_an_override_shows_in_the_next_page_though_the_page_was_cached(client, store, django_assert_num_queries):
+    assert overridden(client) == [False, False, False]
+    with django_assert_num_queries(1):                  # cached: the lists' generation only
+        assert overridden(client) == [False, False, False]
+    curator = User.objects.create_user("ada", is_staff=True)
+    curator.groups.add(curators_group())
+    reference = store.versions.get().extractions.get().references.order_by("reference_index").first()
+    apply_override(reference_id=reference.pk, field="title", value="The title from the PDF", reason="misparsed",
+                   curator=curator, expected_revision=revision_of(reference.pk))
+    assert overridden(client) == [True, False, False]
+
+
+def test_new_papers_and_references_show_in_the_next_page(client, store):
+    assert [p["arxiv_id"] for p in client.get("/api/v1/papers/").json()["results"]] == ["2601.00001"]
+    make_paper("2601.00002")
+    make_references(make_paper("2601.00003"), 2)
+    papers = [p["arxiv_id"] for p in client.get("/api/v1/papers/").json()["results"]]
+    # make_paper writes no generation (a test helper); new references do, as every writer of links does.
+    assert "2601.00003" in papers
+    assert len(client.get("/api/v1/observations/").json()["results"]) == 5
+
+
+def test_staff_and_the_public_never_get_each_others_page(store, client, admin_client):
+    curator = User.objects.create_user("ada", is_staff=True)
+    curator.groups.add(curators_group())
+    reference = store.versions.get().extractions.get().references.first()
+    apply_override(reference_id=reference.pk, field="year", value="2021", reason="year of the venue",
+                   curator=curator, expected_revision=revision_of(reference.pk))
+    assert client.get("/api/v1/overrides/").json()["results"][0]["curator"] is None
+    assert admin_client.get("/api/v1/overrides/").json()["results"][0]["curator"] == "ada"
+    assert client.get("/api/v1/overrides/").json()["results"][0]["curator"] is None
+
+
+def test_next_links_name_the_host_the_page_was_asked_on(client, store, settings):
+    settings.ALLOWED_HOSTS = ["a.example", "b.example"]
+    one = client.get("/api/v1/observations/?page_size=1", HTTP_HOST="a.example").json()["next"]
+    two = client.get("/api/v1/observations/?page_size=1", HTTP_HOST="b.example").json()["next"]
+    assert one.startswith("http://a.example/") and two.startswith("http://b.example/")
+
+
+def test_errors_are_not_cached_and_the_browsable_api_is_built_each_time(client, store):
+    assert client.get("/api/v1/observations/?ordering=reference_index").status_code == 400
+    assert client.get("/api/v1/observations/?cursor=garbage").status_code == 400
+    assert not local_pages._entries
+    page = client.get("/api/v1/observations/", HTTP_ACCEPT="text/html")
+    assert page.status_code == 200 and b"<html" in page.content.lower()
+
+
+def test_with_the_cache_down_pages_are_built_from_the_database(client, store, settings):
+    settings.CACHES = CLOSED_PORT_CACHE
+    local_pages.clear()
+    assert len(client.get("/api/v1/observations/").json()["results"]) == 3
