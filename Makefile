@@ -20,7 +20,7 @@ install: $(STAMP)
 
 demo: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py load_demo --url http://$(HOST):$(PORT)
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: install

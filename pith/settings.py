@@ -248,6 +248,9 @@ JOB_MAX_DISPATCHES = env_int("JOB_MAX_DISPATCHES", 6, minimum=1)         # then 
 # A write must not hang on a dead broker: a few quick tries, then the job waits for the sweep.
 DISPATCH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# The public data sets `load_demo` reads (../shared/data beside the checkout); without them, the seeds only.
+DEMO_DATA_DIR = Path(env_path("PITH_DEMO_DATA_DIR", str(BASE_DIR.parent / "shared" / "data"), directory=True))
+
 # Bulk dumps of every current record (citations/dumps.py): on storage every worker shares.
 DUMPS_DIR = Path(env_path("PITH_DUMPS_DIR", str(VAR_DIR / "dumps"), directory=True))
 DUMPS_KEEP = env_int("PITH_DUMPS_KEEP", 3, minimum=1)

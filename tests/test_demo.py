@@ -1,0 +1,50 @@
+"""make demo: a newcomer sees real papers with their reference strings, resolved, and both logins."""
+import json
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+
+from citations.demo import UNARXIVE, demo_data_dir
+from citations.models import CurrentResolution, PaperReference
+from citations.record import build_record
+from tests.citations.test_record import seed_time
+from tests.conftest import SEED_000, SEED_004
+
+
+@pytest.fixture
+def demo_output(db, capsys):
+    if not (demo_data_dir() / UNARXIVE).is_dir():
+        pytest.skip(f"{demo_data_dir()} does not hold the shared data sets")
+    call_command("load_demo", "--url", "http://127.0.0.1:8102")
+    return capsys.readouterr().out
+
+
+def test_the_demo_holds_real_reference_strings_resolved(demo_output):
+    assert PaperReference.objects.exclude(raw_text="").count() >= 1786
+    assert CurrentResolution.objects.filter(state="verified_exact").count() >= 30
+    # ref 65 of 2509.23722 prints arXiv:2304.11277 in its title: no longer "Unresolved" once resolved
+    record = build_record(arxiv_id="2509.23722").record
+    assert record["reference_resolution"]["state_counts"]["verified_exact"] >= 20
+
+
+def test_the_seed_records_stay_as_they_were_at_their_own_time(demo_output):
+    for seed in (SEED_000, SEED_004):
+        arxiv_id = json.loads(seed.read_bytes())["paper"]["arxiv_id"]
+        assert build_record(arxiv_id=arxiv_id, as_of=seed_time(seed)).body == seed.read_bytes()
+
+
+def test_the_demo_prints_its_own_port_and_both_logins(demo_output):
+    assert "http://127.0.0.1:8102/paper/2509.11076/citation-record" in demo_output
+    assert ":8000" not in demo_output
+    assert authenticate(username="curator", password="pith-demo-curator").has_perm("curation.add_override")
+    operator = authenticate(username="operator", password="pith-demo-operator")
+    assert operator.is_staff and operator.has_perm("citations.view_job")
+    assert not operator.has_perm("curation.add_override")
+
+
+def test_loading_the_demo_twice_changes_nothing(demo_output, capsys):
+    before = PaperReference.objects.count(), CurrentResolution.objects.count()
+    call_command("load_demo")
+    assert (PaperReference.objects.count(), CurrentResolution.objects.count()) == before
+    assert "already loaded" in capsys.readouterr().out
