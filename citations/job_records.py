@@ -4,6 +4,8 @@ Chunked jobs (a resolution over many papers) have their own record, made when th
 the chunk tasks report into it. Every other task becomes a one-chunk job of its own: what ran,
 with what arguments, when, how it ended and what it returned.
 """
+from contextlib import contextmanager
+
 from celery.signals import task_failure, task_postrun, task_prerun, task_retry
 from django.utils import timezone
 
@@ -51,3 +53,31 @@ def job_failed(task_id=None, exception=None, sender=None, **_):
         return
     Job.objects.filter(celery_task_id=task_id).update(state=JobState.FAILED, finished_at=timezone.now(),
                                                       error=f"{type(exception).__name__}: {exception}"[:2000])
+
+
+@contextmanager
+def command_job(kind: str, arguments: dict):
+    """Work a command does in its own process, recorded as a job like the workers' (manage.py jobs, the
+    admin, /api/v1/jobs/): running while the block runs, then succeeded with the counts the block put in
+    job.counts, or failed with the error that left it (which is raised on)."""
+    job = Job.objects.create(kind=kind, arguments=arguments, state=JobState.RUNNING, total_chunks=1,
+                             started_at=timezone.now())
+    try:
+        yield job
+    except BaseException as error:
+        Job.objects.filter(pk=job.pk).update(state=JobState.FAILED, finished_at=timezone.now(), counts=job.counts,
+                                             error=f"{type(error).__name__}: {error}"[:2000])
+        raise
+    Job.objects.filter(pk=job.pk).update(state=JobState.SUCCEEDED, done_chunks=1, finished_at=timezone.now(),
+                                         counts=job.counts)
+
+
+def summarised(arguments: dict, *, shown: int = 5) -> dict:
+    """Job arguments for people: a long list is its first few items and how many there are."""
+    def short(value):
+        if isinstance(value, list) and len(value) > shown:
+            return [*value[:shown], f"... {len(value) - shown:,} more ({len(value):,} in all)"]
+        if isinstance(value, dict):
+            return {k: short(v) for k, v in value.items()}
+        return value
+    return short(arguments or {})

@@ -85,3 +85,34 @@ def test_a_succeeded_sync_ends_its_task_succeeded_and_asks_for_checks(db, tmp_pa
     assert result.successful() and result.result["status"] == "succeeded"
     assert Job.objects.get(celery_task_id=result.id).state == "succeeded"
     assert Job.objects.filter(task_name="citations.check_standing").exists()
+
+
+@pytest.mark.django_db
+def test_a_sync_from_the_command_line_is_a_job_with_its_counts_and_its_checks_another(tmp_path, client):
+    path = write(tmp_path, (HEADER + rw_row(1, CITED_DOI)).encode())
+    call_command("sync_standing_source", "retraction_watch", str(path))
+    sync_job = Job.objects.get(kind="citations.sync_standing_source")
+    assert sync_job.state == "succeeded" and sync_job.arguments["source"] == "retraction_watch"
+    assert sync_job.counts["status"] == "succeeded" and sync_job.counts["counts"]["events"] == 1
+    check_job = Job.objects.get(kind="citations.check_standing")
+    assert check_job.state == "succeeded" and check_job.arguments["started_by"] == "command line"
+
+
+@pytest.mark.django_db
+def test_a_failed_sync_from_the_command_line_is_a_failed_job_saying_why(tmp_path, capsys):
+    path = write(tmp_path, b"")
+    with pytest.raises(CommandError):
+        call_command("sync_standing_source", "retraction_watch", str(path))
+    job = Job.objects.get(kind="citations.sync_standing_source")
+    assert job.state == "failed" and "the file is empty" in job.error and job.finished_at
+    call_command("jobs", str(job.pk))
+    assert "the file is empty" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_jobs_summarises_long_arguments(capsys):
+    job = Job.objects.create(kind="citations.resolve_references", arguments={"kwargs": {
+        "reference_ids": [f"00000000-0000-0000-0000-{n:012d}" for n in range(50)]}})
+    call_command("jobs", str(job.pk))
+    out = capsys.readouterr().out
+    assert "45 more (50 in all)" in out and out.count("00000000-0000") == 5

@@ -2,6 +2,7 @@ from argparse import ArgumentTypeError
 
 from django.core.management.base import BaseCommand, CommandError
 
+from citations.job_records import summarised
 from citations.models import Job, JobState
 
 
@@ -51,7 +52,7 @@ class Command(BaseCommand):
             raise CommandError(f"no job #{job_id}")
         self.stdout.write(f"job #{job.pk} {job.kind}: {job.state}, {job.done_chunks}/{job.total_chunks} chunks "
                           f"({job.progress:.0%})")
-        self.stdout.write(f"  arguments: {job.arguments}")
+        self.stdout.write(f"  arguments: {summarised(job.arguments)}")
         self.stdout.write(f"  created {job.created_at:%Y-%m-%d %H:%M:%S}, started {job.started_at or '—'}, "
                           f"finished {job.finished_at or '—'}")
         self.stdout.write(f"  counts: {job.counts}")

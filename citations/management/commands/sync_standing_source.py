@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from citations.job_records import command_job
 from citations.jobs import runs_eagerly
 from citations.standing.checks import check_works
 from citations.standing.sync import SOURCES, sync_standing_source
@@ -21,11 +22,18 @@ class Command(BaseCommand):
         parser.add_argument("--no-check", action="store_true", help="Do not run the one-hop checks afterwards.")
 
     def handle(self, *args, source, file, no_check=False, **options):
+        # A job like the workers' syncs: listed by `manage.py jobs`, the admin and /api/v1/jobs/, failures too.
+        with command_job("citations.sync_standing_source", {"source": source, "path": str(file),
+                                                            "started_by": "command line"}) as job:
+            self._sync(job, source, file, no_check)
+
+    def _sync(self, job, source, file, no_check):
         try:
             data = Path(file).read_bytes()
         except OSError as error:
             raise CommandError(f"{file}: cannot read: {error.strerror}") from None
         report = sync_standing_source(source=source, data=data, input_name=str(file))
+        job.counts = {"sync": report.sync_id, "status": report.status, "counts": dict(report.counts)}
         if report.status != "succeeded":
             raise CommandError(f"sync #{report.sync_id} of {source} failed, nothing changed: {report.error}")
         counts = report.counts
@@ -44,7 +52,9 @@ class Command(BaseCommand):
         if no_check:
             return
         if runs_eagerly():
-            written = check_works(sources=[source])
+            with command_job("citations.check_standing", {"sources": [source], "started_by": "command line"}) as check:
+                written = check_works(sources=[source])
+                check.counts = written
             self.stdout.write(f"one-hop checks: {written.get(source, 0):,} receipts written")
         else:
             from citations.dispatch import dispatch_task
