@@ -23,7 +23,7 @@ class PaperSerializer(serializers.ModelSerializer):
                   "snapshot_observed_at", "links")
 
     def get_links(self, paper) -> dict[str, str]:
-        return {**record_links(paper.arxiv_id), "api_record": f"/api/v1/papers/{paper.arxiv_id}/citation-record"}
+        return {**record_links(paper.arxiv_id), "api_record": f"/api/v1/papers/{paper.arxiv_id}/citation-record/"}
 
 
 class StandingItemSerializer(serializers.Serializer):

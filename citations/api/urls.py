@@ -5,7 +5,16 @@ from rest_framework.routers import DefaultRouter
 from citations.api import views
 from citations.api.dumps import DumpViewSet
 
-router = DefaultRouter()
+class Router(DefaultRouter):
+    """The API root lists the health check beside the lists."""
+
+    def get_api_root_view(self, api_urls=None):
+        api_root_dict = {prefix: self.routes[0].name.format(basename=basename) for prefix, _, basename in self.registry}
+        api_root_dict["health"] = "api-health"
+        return self.APIRootView.as_view(api_root_dict=api_root_dict)
+
+
+router = Router()
 router.register("papers", views.PaperViewSet, basename="paper")
 router.register("observations", views.ObservationViewSet, basename="observation")
 router.register("works", views.CitedWorkViewSet, basename="work")
@@ -17,6 +26,7 @@ router.register("dumps", DumpViewSet, basename="dump")
 
 urlpatterns = [
     path("api/v1/health", views.health, name="api-health"),
+    path("api/v1/health/", views.health),
     path("api/v1/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

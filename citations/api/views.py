@@ -69,6 +69,7 @@ class PaperViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
     lookup_field = "arxiv_id"
     lookup_value_regex = ARXIV_LOOKUP
     serializer_class = s.PaperSerializer
+    extra_query_parameters = ["search"]
     ordering_fields = ["arxiv_id"]
     ordering = ["arxiv_id"]
 
