@@ -43,3 +43,13 @@ def test_the_record_link_answers_without_a_redirect_and_health_is_in_the_root(cl
     root = client.get("/api/v1/").json()
     assert root["health"].endswith("/api/v1/health")
     assert client.get("/api/v1/health/").status_code == 200 and client.get("/api/v1/health").status_code == 200
+
+
+def test_the_schema_documents_the_error_responses(client, db):
+    import yaml
+
+    schema = yaml.safe_load(client.get("/api/schema/").content)
+    create = schema["paths"]["/api/v1/overrides/"]["post"]["responses"]
+    assert {"400", "401", "403", "409", "413", "429"} <= set(create)
+    assert create["409"]["content"]["application/json"]["schema"]["$ref"] == "#/components/schemas/Error"
+    assert {"400", "404", "429"} <= set(schema["paths"]["/api/v1/observations/"]["get"]["responses"])
