@@ -223,9 +223,12 @@ def good_metadata(arxiv_id: str) -> dict:
             "categories": "cs.DC cs.LG", "doi": "10.1234/" + arxiv_id, "journal-ref": None}
 
 
-def with_version(version=None, created=None):
-    return [{"version": "v1" if version is None else version,
-             "created": "Sun, 14 Sep 2025 03:55:03 GMT" if created is None else created}]
+_GOOD = object()    # None is a value to poison with ("created": null), not "use the good one"
+
+
+def with_version(version=_GOOD, created=_GOOD):
+    return [{"version": "v1" if version is _GOOD else version,
+             "created": "Sun, 14 Sep 2025 03:55:03 GMT" if created is _GOOD else created}]
 
 
 metadata_poison = st.one_of(
