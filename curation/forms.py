@@ -7,8 +7,10 @@ from curation.services import MAX_REASON
 
 class OverrideForm(forms.Form):
     field = forms.ChoiceField(choices=[(OverrideField.TITLE, "Title"), (OverrideField.YEAR, "Year"),
-                                       (OverrideField.LINK, "Link (arXiv id or work id)")])
-    value = forms.CharField(max_length=1000, required=True, widget=forms.TextInput(attrs={"size": 70}))
+                                       (OverrideField.LINK, "Link to a work (DOI or arXiv id)")])
+    value = forms.CharField(max_length=1000, required=True, widget=forms.TextInput(attrs={"size": 70}),
+                            help_text="For a link: a DOI (10.1145/…, doi.org address) or an arXiv id, of a work in "
+                                      "the works store or a paper held here.")
     reason = forms.CharField(max_length=MAX_REASON, widget=forms.Textarea(attrs={"rows": 2, "cols": 70}),
                              help_text="Required. Shown publicly with the change.")
     revision = forms.IntegerField(widget=forms.HiddenInput)

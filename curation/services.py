@@ -5,6 +5,7 @@ on the reference, so two curators cannot both act on what they saw: the second i
 (optimistic concurrency on the reference's revision, the id of its newest entry). After the
 commit, the reference is re-resolved in the background: a corrected title or year can now match.
 """
+import re
 from dataclasses import dataclass
 from datetime import date
 
@@ -13,8 +14,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from citations.resolution.current import curation_changed, links_written
-from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, ResolutionState
+from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from citations.models import (CitedWork, IdentifierKind, Paper, PaperReference, PaperReferenceLink, ResolutionState,
+                              WorkIdentifier)
+from citations.resolution.identifiers import normalise_doi
+from citations.resolution.store import ARXIV_DOI_PREFIX
 from citations.resolution.quality import EARLIEST_YEAR, title_problems
 from curation.models import Override, OverrideAction, OverrideField
 
@@ -110,20 +114,98 @@ def clean_reason(value) -> str:
 
 
 def link_target(value: str) -> LinkTarget:
-    """A held paper (by arXiv id) or a canonical work (by work id) to link a reference to."""
-    value = (value or "").strip()
-    if is_canonical_arxiv_id(value.removeprefix("arXiv:")):
-        paper = Paper.objects.filter(arxiv_id=value.removeprefix("arXiv:")).first()
-        if paper is None:
-            raise OverrideRefused(f"arXiv:{value.removeprefix('arXiv:')} is not held here.", field="value")
-        return LinkTarget(paper=paper, work=None)
+    """What a curator names to link a reference to: a DOI or an arXiv id (of a held paper or of a work
+    in the works store), or a work id. Refused, with the reason, when the store does not know it:
+    a link to a work nobody observed would be a record of nothing."""
+    text = " ".join(str(value or "").split())
+    if not text:
+        raise OverrideRefused("Name what it cites: a DOI, an arXiv id or a work id.", field="value")
+    doi = normalise_doi(text)
+    arxiv_text = doi[len(ARXIV_DOI_PREFIX):] if doi and doi.startswith(ARXIV_DOI_PREFIX) else _ARXIV_URL.sub("", text)
+    if doi is None or arxiv_text != text:
+        arxiv_id = _arxiv_id(arxiv_text)
+        if arxiv_id:
+            paper = Paper.objects.filter(arxiv_id=arxiv_id).first()
+            if paper is not None:
+                return LinkTarget(paper=paper, work=None)
+            work = _work_named(IdentifierKind.ARXIV, arxiv_id)
+            if work is None:
+                raise OverrideRefused(f"arXiv:{arxiv_id} is not held here, and the works store has no work with "
+                                      "that arXiv id.", field="value")
+            return LinkTarget(paper=work.paper, work=work)
+    if doi is not None:
+        work = _work_named(IdentifierKind.DOI, doi)
+        if work is not None:
+            return LinkTarget(paper=work.paper, work=work)
+        # A held paper's journal DOI, as its arXiv metadata gives it.
+        paper = Paper.objects.filter(snapshots__doi__iexact=doi).first()
+        if paper is not None:
+            return LinkTarget(paper=paper, work=None)
+        raise OverrideRefused(f"DOI {doi[:100]} is not in the works store: import the work first "
+                              "(manage.py import_works crossref|openalex|dblp FILE), or link by arXiv id.",
+                              field="value")
     try:
-        work = CitedWork.objects.filter(pk=value).first()
+        work = CitedWork.objects.select_related("paper").filter(pk=text).first()
     except ValidationError:
         work = None
     if work is None:
-        raise OverrideRefused(f"“{value[:100]}” is neither a held arXiv paper nor a canonical work id.", field="value")
+        raise OverrideRefused(f"“{text[:100]}” is neither a DOI (10.…/…), an arXiv id nor a work id{_why_not_arxiv(text)}.",
+                              field="value")
     return LinkTarget(paper=work.paper, work=work)
+
+
+_ARXIV_URL = re.compile(r"^(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/|\.pdf$", re.I)
+
+
+def _arxiv_id(text: str) -> str | None:
+    """The canonical id (no version) of "2509.11076", "arXiv:2509.11076v2", "hep-th/9901001"."""
+    try:
+        return parse_arxiv_id(text).id
+    except InvalidArxivId:
+        return None
+
+
+def _why_not_arxiv(text: str) -> str:
+    # "2599.99999" looks like an arXiv id: say what makes it none.
+    if not re.match(r"^(?:arxiv:)?(?:[a-z-]+(?:\.[A-Z]{2})?/)?[0-9]{4}", text, re.I):
+        return ""
+    try:
+        parse_arxiv_id(text)
+    except InvalidArxivId as error:
+        return f" ({str(error).split(': ', 1)[-1]})" if ": " in str(error) else ""
+    return ""
+
+
+def _work_named(kind: str, value: str) -> CitedWork | None:
+    """The work of the works store this identifier names: by the work's own column, or by an
+    identifier the store joined to it (a preprint's published DOI), as the resolver finds it."""
+    column = "doi" if kind == IdentifierKind.DOI else "arxiv_id"
+    work = CitedWork.objects.select_related("paper").filter(**{column: value}).first()
+    if work is None:
+        named = WorkIdentifier.objects.select_related("work__paper").filter(kind=kind, value=value).first()
+        work = named.work if named else None
+    return work
+
+
+def entry_summary(entry: Override) -> str:
+    """What an entry did, in words and without ids: "title → NVIDIA Megatron-LM", "link → DOI 10.1/x"."""
+    if entry.action == OverrideAction.WITHDRAW:
+        return f"withdrawal of #{entry.withdraws_id} ({entry.get_field_display()})"
+    if entry.field == OverrideField.LINK:
+        return f"link → {link_label(paper=entry.link_paper, work=entry.link_work)}"
+    if entry.field == OverrideField.NOT_A_WORK:
+        return "not a scholarly work"
+    return f"{entry.get_field_display()} → {entry.shown_value}"
+
+
+def link_label(*, paper: Paper | None, work: CitedWork | None) -> str:
+    """A link's target as curators name it: arXiv:ID for a held paper, else the work's DOI (or arXiv id)."""
+    if paper is not None:
+        return f"arXiv:{paper.arxiv_id}"
+    if work is None:
+        return "nothing"
+    named = f"DOI {work.doi}" if work.doi else f"arXiv:{work.arxiv_id}" if work.arxiv_id else "a work"
+    return f"{named} ({work.title[:80]})" if work.title else named
 
 
 def can_curate(user) -> bool:
@@ -200,8 +282,8 @@ def _locked(reference_id, expected_revision: int) -> PaperReference:
             # No entry to name: the revision sent was never this reference's.
             raise StaleRevision("Not saved: this reference has no curation entries yet (its revision is 0), so the "
                                 "revision sent is not one it had. Reload the page and try again.")
-        newest = Override.objects.select_related("curator").get(pk=revision)
-        change = (f"changed this reference at {newest.created_at:%Y-%m-%d %H:%M:%S} UTC ({newest}) after you "
+        newest = Override.objects.select_related("curator", "link_paper", "link_work").get(pk=revision)
+        change = (f"changed this reference at {newest.created_at:%Y-%m-%d %H:%M:%S} UTC ({entry_summary(newest)}) after you "
                   "opened it. Reload the page, check their change, and try again.")
         raise StaleRevision(f"Not saved: {newest.curator.get_username()} {change}",
                             without_curator=f"Not saved: another curator {change}")
@@ -232,6 +314,12 @@ def _write_curated_link(reference: PaperReference, entry: Override) -> None:
         cited_paper_id=entry.link_paper_id, cited_work_id=work_id, observed_at=entry.created_at,
         evidence={"override": entry.pk, "reason": entry.reason}, resolver_version=CURATION_SOURCE)
     links_written([link.pk])
+    if work_id:
+        # As the resolver does on link: a work named by its DOI may be retracted, and the record
+        # says so from this commit on, not from the next daily sync.
+        from citations.standing.checks import check_works
+
+        check_works(work_ids={work_id})
 
 
 def _records_changed(reference: PaperReference, entry: Override) -> None:

@@ -21,7 +21,7 @@ def logged_in(client, curator):
 
 
 def test_the_access_date_queue_lists_them_with_counts(logged_in, access_date):
-    html = logged_in.get(f"{CHANGELIST}?pattern=access_date").content.decode()
+    html = logged_in.get(f"{CHANGELIST}?queue=access_date").content.decode()
     assert "8 results" in html and "Accessed: 2025-06" in html
     assert "Title is an access date (8)" in html          # facet counts
     assert "Year matches an arXiv id prefix (2)" in html   # 1909 and 2001
@@ -155,5 +155,5 @@ def test_the_record_page_marks_curated_fields_and_links_the_entry(client, logged
                    {"field": "title", "value": "NVIDIA Megatron-LM", "reason": "Named by the URL", "revision": 0})
     entry = Override.objects.get()
     html = client.get("/paper/2509.11076/citation-record").content.decode()
-    assert '<span class="curated">NVIDIA Megatron-LM</span>' in html
+    assert '<span class="curated" data-field="citation.cited_work.title">NVIDIA Megatron-LM</span>' in html
     assert f'href="/curation/overrides/{entry.pk}"' in html

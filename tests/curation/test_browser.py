@@ -66,7 +66,7 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
     page.click("text=Curation queues")
     page.click("text=Title is an access date")
     expect(page.locator("#result_list tbody tr")).to_have_count(8)
-    page.click("#result_list a:text-is('5')")
+    page.click("#result_list a:text-is('[5]')")
     expect(page.locator("#curation")).to_contain_text("Accessed: 2025-06")
 
     page.select_option("#id_field", "title")
@@ -84,8 +84,8 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
     assert (work["title"], work["metadata_source"]) == ("NVIDIA Megatron-LM", "curation")
 
     # The 1909 year of Megatron-LM (reference 54), found in its queue.
-    page.goto(f"{base}/admin/citations/paperreference/?pattern=arxiv_year")
-    page.click("#result_list a:text-is('54')")
+    page.goto(f"{base}/admin/citations/paperreference/?queue=arxiv_year")
+    page.click("#result_list a:text-is('[54]')")
     page.select_option("#id_field", "year")
     page.fill("#id_value", "2019")
     page.fill("#id_reason", "1909 was read from arXiv:1909.08053; Megatron-LM is 2019")
@@ -97,9 +97,14 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
     page.goto(f"{base}/admin/curation/override/")
     expect(page.locator("#changelist")).to_contain_text("2 overrides")
 
+    # Decided, reference 5 has left its queue; the paper's list still reaches it.
+    page.goto(f"{base}/admin/citations/paperreference/?queue=access_date")
+    expect(page.locator("#result_list tbody tr")).to_have_count(7)
+    expect(page.locator("#result_list a:text-is('[5]')")).to_have_count(0)
+
     # Withdraw the title: the record shows the observed value again.
-    page.goto(f"{base}/admin/citations/paperreference/?pattern=access_date")
-    page.click("#result_list a:text-is('5')")
+    page.goto(f"{base}/admin/citations/paperreference/?paper=2509.11076&q=Accessed")
+    page.click("#result_list a:text-is('[5]')")
     page.fill(".withdraw-form input[name=reason]", "Checked again: keep what the PDF says")
     page.click(".withdraw-form input[type=submit]")
     expect(page.locator(".messagelist")).to_contain_text("Withdrawn")

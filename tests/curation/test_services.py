@@ -78,7 +78,7 @@ def test_a_corrected_title_is_resolved_again_and_can_now_match(db, curator):
     ("year", "nineteen", "is not a year"),
     ("title", "   ", "cannot be empty"),
     ("title", "Accessed: 2025-06", "is an access date"),
-    ("link", "2599.99999", "neither a held arXiv paper nor"),
+    ("link", "2599.99999", "is neither a DOI"),
     ("link", "2501.00009", "is not held here"),
     ("color", "red", "cannot be overridden"),
 ])
