@@ -2,9 +2,13 @@
 
 Pure functions over the record dict; nothing here reads the database.
 """
+import re
+import unicodedata
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 
 from citations.canonical import context_digest, observation_digest
+from citations.models.resolution import LINKING_STATES
 
 STATE_LABELS = {
     "verified_exact": "Verified by identifier",
@@ -48,25 +52,44 @@ NOTICE_SHORT = {
 }
 
 
+# What decided a state, in words ("by" reads before each); /evidence#states has the field's values.
+RESOLVER_WORDS = {
+    "arxiv_id": "by the arXiv id it prints",
+    "doi": "by the DOI it prints",
+    "title_year": "by its title, with its year or first author",
+    "journal_volume_page": "by journal, volume and first page",
+    "parser": "by checking its parsed fields",
+    "curation": "by a curator",
+}
+
+# Named sources, for people; the record names them by these keys.
+SOURCE_NAMES = {"retraction_watch": "Retraction Watch", "crossref": "Crossref"}
+
+
 @dataclass(frozen=True)
 class ObservationRow:
     observation_id: str
     reference_index: int
+    index_is_year: bool    # the parser read a year as the reference's number (2020 in a list of 68)
     title: str | None
     year: int | None
     citing_arxiv_id: str
     citing_version: int
     cited_arxiv_id: str | None
     cited_title: str | None
+    cited_role: str | None  # "cited": the reference cites this held paper; "candidate": named, not claimed
     work_id: str | None
     doi: str | None
     state: str
     state_label: str
     resolver_source: str | None
+    resolver_words: str
     resolved_at: str
     observed_at: str
     notice_state: str
     notice_text: str
+    notice_receipts: list  # (source, observed_at) of the checks behind a measured notice
+    notice_checked_at: str | None   # the newest of them, as the record's sentence says
     events: list
     raw_text: str | None
     digest: str
@@ -76,35 +99,49 @@ class ObservationRow:
 def observation_rows(built, direction: str) -> list[ObservationRow]:
     """One display row per itemized observation of a direction ("outbound" or "inbound")."""
     rows = []
+    list_length = built.record["reference_resolution"]["total_outbound_references"]
     for observation in built.record[direction]:
         citation = observation["citation"]
         work, cited, citing = citation["cited_work"], citation["cited_paper"], citation["citing_paper"]
         notice = observation["standing_notice"]
         details = built.details.get(observation["observation_id"], {})
+        state = observation["resolution"]["status"]
+        resolver = observation["resolution"]["resolver_source"]
         rows.append(ObservationRow(
             observation_id=observation["observation_id"],
             reference_index=citation["reference_index"],
+            # Only outbound: there the list's length is known; an inbound index is of another list.
+            index_is_year=direction == "outbound" and index_is_a_year(citation["reference_index"], list_length),
             title=work["title"],
             year=work["year"],
             citing_arxiv_id=citing["arxiv_id"],
             citing_version=citing["version"],
             cited_arxiv_id=cited["arxiv_id"] if cited else None,
             cited_title=cited["title"] if cited else None,
+            cited_role=("cited" if state in LINKING_STATES else "candidate") if cited else None,
             work_id=work["work_id"],
             doi=work["doi"],
-            state=observation["resolution"]["status"],
-            state_label=STATE_LABELS[observation["resolution"]["status"]],
-            resolver_source=observation["resolution"]["resolver_source"],
+            state=state,
+            state_label=STATE_LABELS[state],
+            resolver_source=resolver,
+            resolver_words=RESOLVER_WORDS.get(resolver, f"by {resolver}") if resolver else "",
             resolved_at=observation["resolution"]["observed_at"],
             observed_at=citation["source_observed_at"],
             notice_state=notice["state"],
-            notice_text=notice.get("observation") or NOTICE_SHORT.get(notice["reason"], notice["reason"]),
+            notice_text=NOTICE_SHORT.get(notice["reason"], notice["reason"]) if notice["state"] != "measured" else "",
+            notice_receipts=[(r["source"], r["observed_at"]) for r in notice["source_receipts"]],
+            notice_checked_at=max((r["observed_at"] for r in notice["source_receipts"]), key=parse_time, default=None),
             events=notice["events"],
             raw_text=details.get("raw_text"),
             digest=observation["observation_digest"],
             curated=details.get("curated", {}),
         ))
     return rows
+
+
+def index_is_a_year(index: int, list_length: int) -> bool:
+    """A reference number that is a year the parser read as one: 2020 in a list of 68 references."""
+    return 1900 <= index <= 2100 and index > list_length
 
 
 def state_count_rows(record: dict) -> list[tuple[str, str, int]]:
@@ -163,6 +200,12 @@ class StandingSummary:
     def cites_retracted(self) -> bool:
         return bool(self.retracted)
 
+    @property
+    def groups(self) -> list[tuple[str, list]]:
+        """The groups in the order a reader should see them: retractions first."""
+        return [("retracted", self.retracted), ("concerns", self.concerns), ("corrected", self.corrected),
+                ("reinstated", self.reinstated)]
+
 
 def standing_summary(record: dict) -> StandingSummary:
     """What a reader should see first: the cited works retracted, under concern or corrected.
@@ -194,3 +237,220 @@ def standing_summary(record: dict) -> StandingSummary:
             elif kind in CORRECTING:
                 groups["corrected"].append(item)
     return StandingSummary(**groups, measured=measured, unavailable=unavailable)
+
+
+# --- times ---------------------------------------------------------------------------------------------
+
+MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def parse_time(value) -> datetime | None:
+    """A record's time in either rendering (…Z or …+00:00), or a datetime; None for anything else."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else None
+    if not isinstance(value, str):
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else None
+
+
+def minute_text(value) -> str:
+    """'8 Aug 2026, 11:07 UTC': a time to the minute (cut, as as_of is), with its zone."""
+    moment = parse_time(value)
+    if moment is None:
+        return "" if value is None else str(value)
+    moment = moment.astimezone(UTC)
+    return f"{moment.day} {MONTH_ABBREVIATIONS[moment.month - 1]} {moment.year}, {moment:%H:%M} UTC"
+
+
+def day_text(value) -> str:
+    """'1 May 2020' for a date ('2020-05-01'), or for the day of a time."""
+    if isinstance(value, str) and len(value) == 10:
+        try:
+            value = date.fromisoformat(value)
+        except ValueError:
+            return value
+    elif not isinstance(value, date):
+        moment = parse_time(value)
+        if moment is None:
+            return "" if value is None else str(value)
+        value = moment.astimezone(UTC).date()
+    return f"{value.day} {MONTH_ABBREVIATIONS[value.month - 1]} {value.year}"
+
+
+# --- papers ---------------------------------------------------------------------------------------------
+
+# arXiv metadata writes accents in TeX: F\"arber, Chru\'sciel, Przemys{\l}aw.
+_TEX_ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
+                ".": "\u0307", "c": "\u0327", "v": "\u030c", "H": "\u030b", "u": "\u0306", "k": "\u0328",
+                "r": "\u030a"}
+_TEX_LETTERS = {"l": "ł", "L": "Ł", "o": "ø", "O": "Ø", "ss": "ß", "aa": "å", "AA": "Å", "ae": "æ", "AE": "Æ",
+                "oe": "œ", "OE": "Œ", "i": "ı"}
+_ACCENT = re.compile(r"""\{?\\(["'`^~=.]|[cvHukr](?=[\s{]))\s*\{?\\?([A-Za-z])\}?\}?""")
+_LETTER = re.compile(r"\{\\(ss|aa|AA|ae|AE|oe|OE|[lLoOi])\}|\\(ss|aa|AA|ae|AE|oe|OE|[lLoO])\b")
+
+
+def tex_text(value: str | None) -> str | None:
+    """Names as people write them: TeX accents and letters of arXiv metadata decoded (F\\"arber: Färber)."""
+    if not value or "\\" not in value:
+        return value
+
+    def accent(match):
+        letter = "ı" if match[2] == "i" and match[1] != "c" else match[2]
+        return unicodedata.normalize("NFC", letter + _TEX_ACCENTS[match[1]])
+
+    value = _ACCENT.sub(accent, value)
+    return _LETTER.sub(lambda m: _TEX_LETTERS[m[1] or m[2]], value)
+
+
+def author_names(authors: str | None) -> list[str]:
+    """The authors of an arXiv metadata snapshot ('A, B and C'), one name each, TeX decoded."""
+    if not authors or not authors.strip():
+        return []
+    names = re.split(r",\s*(?:and\s+)?|\s+and\s+", tex_text(" ".join(authors.split())))
+    return [name.strip() for name in names if name.strip()]
+
+
+def paper_categories(primary: str | None, categories: str) -> list[tuple[str, bool]]:
+    """(category, is the primary one) as a snapshot stores them: the primary first, each once."""
+    ordered = ([primary] if primary else []) + [c for c in categories.split() if c != primary]
+    return [(category, category == primary) for category in ordered]
+
+
+def state_summary(counts: dict[str, int]) -> list[tuple[str, str, int]]:
+    """(state, label, count) of the states present, in the order of STATE_LABELS (verified first)."""
+    return [(state, STATE_LABELS[state], counts[state]) for state in STATE_LABELS if counts.get(state)]
+
+
+def inbound_state_counts(record: dict) -> list[tuple[str, str, int]]:
+    """The itemized inbound citations of a record, by state."""
+    counts: dict[str, int] = {}
+    for observation in record["inbound"]:
+        state = observation["resolution"]["status"]
+        counts[state] = counts.get(state, 0) + 1
+    return state_summary(counts)
+
+
+# --- coverage lanes -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Lane:
+    """A coverage lane for people: what it counts, from what, as of when."""
+
+    lane: str
+    label: str
+    state: str
+    records_observed: int
+    denominator: int
+    counts: str           # what the two numbers count, in words
+    source_words: str     # what was read, in words
+    source: str           # the record's own value (table or source names)
+    source_observed_at: str | None
+
+
+LANE_LABELS = {
+    "reference_resolution": "Reference resolution",
+    "standing_notices": "Standing notices",
+    "inbound_itemization": "Citations listed",
+    "external_citation_measurements": "Citation counts from outside sources",
+}
+
+# Short reasons, counted in the standing lane's sentence.
+NOTICE_COUNTED = {
+    "canonical_work_link_unavailable": "no canonical work is linked, so there was nothing to look up",
+    "standing_sources_never_synchronised": "no standing source had been synchronised",
+    "standing_check_pending": "the work is linked but not yet looked up",
+    "not_a_scholarly_work": "a curator marked the reference as not a scholarly work",
+}
+
+
+def _of(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def coverage_lanes(record: dict) -> list[Lane]:
+    """The record's four coverage lanes, each with a sentence saying what its numbers count."""
+    lanes = {lane["lane"]: lane for lane in record["coverage"]}
+    sentences = {
+        "reference_resolution": _resolution_sentence(record),
+        "standing_notices": _standing_sentence(record),
+        "inbound_itemization": _inbound_sentence(record, lanes["inbound_itemization"]),
+        "external_citation_measurements": _external_sentence(record),
+    }
+    sources = {
+        "reference_resolution": "this paper's reference list, and the newest resolution of each reference",
+        "standing_notices": "the notices read from the standing sources, and the receipt each check left",
+        "inbound_itemization": "the reference lists of the other papers held here, and their resolutions",
+        "external_citation_measurements": (
+            "the counts reported by " + ", ".join(m["source"] for m in record["external_citation_measurements"])
+            if record["external_citation_measurements"] else "nothing: no outside source has been measured"),
+    }
+    return [
+        Lane(lane=lane["lane"], label=LANE_LABELS.get(lane["lane"], lane["lane"]), state=lane["state"],
+             records_observed=lane["records_observed"], denominator=lane["denominator"],
+             counts=sentences.get(lane["lane"], lane["note"]), source_words=sources.get(lane["lane"], lane["source"]),
+             source=lane["source"], source_observed_at=lane["source_observed_at"])
+        for lane in record["coverage"]
+    ]
+
+
+def _resolution_sentence(record: dict) -> str:
+    displayed = record["reference_resolution"]["displayed"]
+    if not displayed:
+        return "No reference of this paper is listed, so none has a state."
+    counts = record["reference_resolution"]["state_counts"]
+    linked = sum(counts.get(state, 0) for state in LINKING_STATES)
+    return (f"Every one of the {_of(displayed, 'listed reference')} was given a state: {linked:,} verified as "
+            f"citing a held paper or work, {displayed - linked:,} not linked (the states table above). "
+            "It counts references given a state, not references matched.")
+
+
+def _standing_sentence(record: dict) -> str:
+    observations = record["outbound"] + record["inbound"]
+    if not observations:
+        return "No reference or citation is listed, so no standing notice is stated."
+    checked = sum(1 for o in observations if o["standing_notice"]["state"] == "measured")
+    reasons: dict[str, int] = {}
+    for o in observations:
+        if o["standing_notice"]["state"] != "measured":
+            reason = o["standing_notice"]["reason"]
+            reasons[reason] = reasons.get(reason, 0) + 1
+    unchecked = len(observations) - checked
+    sentence = (f"Each of the {len(observations):,} listed references and citations carries a standing notice. "
+                if len(observations) > 1 else "The one listed observation carries a standing notice. ")
+    if checked:
+        sentence += f"{checked:,} {'was' if checked == 1 else 'were'} looked up in the standing sources"
+        if unchecked:
+            sentence += f"; {unchecked:,} {'was' if unchecked == 1 else 'were'} not"
+    else:
+        sentence += "None was looked up in the standing sources"
+    if len(reasons) == 1:
+        (reason,) = reasons
+        sentence += ", because " + NOTICE_COUNTED.get(reason, reason)
+    elif reasons:
+        sentence += ": " + "; ".join(f"{n:,} because {NOTICE_COUNTED.get(reason, reason)}"
+                                     for reason, n in sorted(reasons.items(), key=lambda item: (-item[1], item[0])))
+    return sentence + ". The lane counts notices stated, not works looked up."
+
+
+def _inbound_sentence(record: dict, lane: dict) -> str:
+    shown, total = lane["records_observed"], lane["denominator"]
+    if not total:
+        return "No paper held here has a reference verified as citing this one."
+    if shown == total:
+        return (f"All {_of(total, 'citation')} from papers held here (references verified as citing this paper) "
+                "are listed below." if total > 1 else
+                "The one citation from a paper held here (a reference verified as citing this paper) is listed below.")
+    return (f"{shown:,} of the {_of(total, 'citation')} from papers held here are listed below "
+            f"(at most {record['caps']['inbound']} are).")
+
+
+def _external_sentence(record: dict) -> str:
+    measurements = record["external_citation_measurements"]
+    if not measurements:
+        return "No citation count from an outside source is recorded for this paper."
+    return (f"{_of(len(measurements), 'count')} from named outside sources, each dated and never added to another: "
+            + "; ".join(f"{m['count']:,} according to {m['source']}" for m in measurements) + ".")

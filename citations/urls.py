@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from citations import views
+from citations import history_views, views
 
 
 class ArxivIdConverter:
@@ -21,12 +21,14 @@ register_converter(ArxivIdConverter, "arxiv")
 app_name = "citations"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("search", views.search, name="search"),
     path("favicon.ico", views.favicon),
     path("evidence", views.evidence, name="evidence"),
     path("evidence/record-v1.schema.json", views.record_schema_json, name="record-schema"),
     path("paper/<arxiv:arxiv_id>/citation-record.json", views.record_json, name="record-json"),
     path("paper/<arxiv:arxiv_id>/citation-record", views.record_html, name="record-html"),
     path("paper/<arxiv:arxiv_id>/integrity", views.integrity, name="integrity"),
+    path("paper/<arxiv:arxiv_id>/history", history_views.history, name="history"),
     path("paper/<arxiv:arxiv_id>", views.paper, name="paper"),
     path("dumps/<str:name>/<str:file>", views.dump_file, name="dump-file"),
 ]

@@ -1,19 +1,30 @@
-"""Public pages: the paper, its citation record (HTML and canonical JSON), integrity, evidence."""
+"""Public pages: the paper, its citation record (HTML and canonical JSON), integrity, evidence, the papers
+held and their search."""
 import json
+from functools import partial
+from urllib.parse import quote
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import Resolver404
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
 from citations.api.errors import api_error_response
 from citations.arxiv_ids import is_canonical_arxiv_id
+from citations.history import BadTime
+from citations.history_views import as_of_query, bad_time_page, requested_time
 from citations.models import Paper, PaperVersion
 from citations.presentation import (
     NOTICE_REASONS,
     STATE_LABELS,
     STATE_MEANINGS,
+    author_names,
+    coverage_lanes,
+    paper_categories,
+    inbound_state_counts,
     observation_rows,
     recompute_digests,
     standing_summary,
@@ -22,6 +33,16 @@ from citations.presentation import (
 from citations.record import CAPS, BuiltRecord, RecordUnavailable, build_record
 from citations.record_cache import CachedRecord, cached_record
 from citations.record_import import record_schema
+from citations.search import (
+    MAX_QUERY_LENGTH,
+    PAGE_SIZE,
+    newest_snapshots,
+    paper_listings,
+    papers_with_lists,
+    parse_query,
+    search_papers,
+)
+from citations.timestamps import render_z
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
@@ -54,8 +75,14 @@ def _etag_matches(header: str, etag: str) -> bool:
 
 
 def record_json_response(request, arxiv_id: str) -> HttpResponse:
-    """The canonical bytes with their ETag, or 304; shared by the page and the API."""
-    built = _record_or_404(cached_record, arxiv_id)
+    """The canonical bytes with their ETag, or 304; shared by the page and the API.
+    With ?as_of=T, the record as of T: the bytes `manage.py export_record ID --as-of T` prints."""
+    try:
+        as_of = requested_time(request)
+    except BadTime as error:
+        return api_error_response(400, "invalid", str(error))
+    # Now: from the cache. A past time: built (a past record changes only with a backfill).
+    built = _record_or_404(cached_record if as_of is None else partial(build_record, as_of=as_of), arxiv_id)
     etag = record_etag(built)
     if _etag_matches(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponseNotModified()
@@ -76,7 +103,11 @@ def record_json(request, arxiv_id: str):
 
 @require_safe
 def record_html(request, arxiv_id: str):
-    built = _built(arxiv_id)
+    try:
+        as_of = requested_time(request)
+    except BadTime as error:
+        return bad_time_page(request, error)
+    built = _record_or_404(partial(build_record, as_of=as_of), arxiv_id)
     record = built.record
     return render(request, "citations/record.html", {
         "record": record,
@@ -84,15 +115,22 @@ def record_html(request, arxiv_id: str):
         "outbound": observation_rows(built, "outbound"),
         "inbound": observation_rows(built, "inbound"),
         "state_counts": state_count_rows(record),
-        "coverage": record["coverage"],
+        "coverage": coverage_lanes(record),
         "inbound_total": record["coverage"][2]["denominator"],
         "etag": record_etag(built),
+        "as_of_query": as_of_query(as_of),      # the JSON and integrity links of a past version keep its time
+        "as_of_text": render_z(as_of),
+        "history_url": f"/paper/{arxiv_id}/history",
     })
 
 
 @require_safe
 def integrity(request, arxiv_id: str):
-    built = _built(arxiv_id)
+    try:
+        as_of = requested_time(request)
+    except BadTime as error:
+        return bad_time_page(request, error)
+    built = _record_or_404(partial(build_record, as_of=as_of), arxiv_id)
     # Recompute from the bytes the JSON page serves, not from the dict they were made from.
     served = json.loads(built.body)
     checks = recompute_digests(served)
@@ -102,7 +140,7 @@ def integrity(request, arxiv_id: str):
         "checks": checks,
         "all_hold": all(check.holds for check in checks),
         "failed": [check for check in checks if not check.holds],
-        "json_url": request.build_absolute_uri(served["links"]["json"]),
+        "json_url": request.build_absolute_uri(served["links"]["json"] + as_of_query(as_of)),
         "body_bytes": len(built.body),
         "standing": standing_summary(served),
     })
@@ -111,12 +149,21 @@ def integrity(request, arxiv_id: str):
 @require_safe
 def paper(request, arxiv_id: str):
     built = _built(arxiv_id)
-    versions = list(PaperVersion.objects.filter(paper__arxiv_id=arxiv_id).order_by("version").values("version", "created_at"))
+    record = built.record
+    snapshot = newest_snapshots(as_of=timezone.now()).filter(paper__arxiv_id=arxiv_id).first()
+    versions = list(PaperVersion.objects.filter(paper__arxiv_id=arxiv_id).order_by("version")
+                    .values("version", "created_at"))
     return render(request, "citations/paper.html", {
-        "record": built.record,
-        "paper": built.record["paper"],
+        "record": record,
+        "paper": record["paper"],
+        "snapshot": snapshot,
+        "authors": author_names(snapshot.authors) if snapshot else [],
+        "categories": paper_categories(snapshot.primary_category, snapshot.categories) if snapshot else [],
         "versions": versions,
-        "standing": standing_summary(built.record),
+        "reference_states": state_count_rows(record),
+        "citation_states": inbound_state_counts(record),
+        "inbound_total": record["coverage"][2]["denominator"],
+        "standing": standing_summary(record),
     })
 
 
@@ -136,11 +183,47 @@ def record_schema_json(request):
 
 @require_safe
 def home(request):
-    papers = (
-        Paper.objects.filter(versions__extractions__isnull=False).distinct().order_by("arxiv_id")
-        .values_list("arxiv_id", flat=True)[:200]
-    )
-    return render(request, "citations/home.html", {"papers": list(papers)})
+    """The papers with a reference list, a page at a time (citations/search.py: three statements)."""
+    return _listing_page(request, "citations/home.html", papers_with_lists(as_of=timezone.now()), {})
+
+
+@require_safe
+def search(request):
+    """Held papers by arXiv id, DOI, or title and author words."""
+    values = request.GET.getlist("q")
+    if len(values) > 1:
+        return _bad_request(request, "citations/search.html", f"q is given {len(values)} times; give it once")
+    text = values[0] if values else ""
+    if len(text) > MAX_QUERY_LENGTH:
+        return _bad_request(request, "citations/search.html",
+                            f"a search is at most {MAX_QUERY_LENGTH} characters; this one has {len(text)}")
+    query = parse_query(text)
+    return _listing_page(request, "citations/search.html", search_papers(query, as_of=timezone.now()),
+                         {"query": query})
+
+
+def _listing_page(request, template: str, snapshots, context: dict):
+    paginator = Paginator(snapshots, PAGE_SIZE)
+    number = request.GET.get("page", "1")
+    if not (number.isascii() and number.isdigit() and len(number) <= 9 and int(number) >= 1):
+        return _bad_request(request, template, f"page must be a whole number from 1; {number[:20]!r} is not", context)
+    if paginator.count and int(number) > paginator.num_pages:
+        return _bad_request(request, template, f"there is no page {number}: the last is {paginator.num_pages}", context)
+    page = paginator.page(int(number)) if paginator.count else None
+    listed = paper_listings(page.object_list) if page else []
+    query_text = context["query"].text if "query" in context else ""
+    return render(request, template, {
+        **context,
+        "papers": listed,
+        "page": page,
+        "total": paginator.count,
+        "page_query": f"q={quote(query_text)}&" if query_text else "",
+    })
+
+
+def _bad_request(request, template: str, reason: str, context: dict | None = None):
+    """The list's own page, saying what was wrong with the address (400)."""
+    return render(request, template, {**(context or {}), "reason": reason, "papers": []}, status=400)
 
 
 @require_safe

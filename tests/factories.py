@@ -19,16 +19,20 @@ T0 = datetime(2026, 8, 1, 12, 0, 0, 123456, tzinfo=UTC)
 
 def make_paper(arxiv_id: str, *, title: str | None = None, observed_at: datetime = T0, latest_version: int = 1,
                primary_category: str = "cs.DC", doi: str | None = None,
-               submitted_at: datetime = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)) -> Paper:
-    """A held paper with one metadata snapshot and its versions."""
+               submitted_at: datetime = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC),
+               version_dates: dict[int, datetime] | None = None, **snapshot_fields) -> Paper:
+    """A held paper with one metadata snapshot (any further snapshot field as a keyword) and its versions
+    (with the dates arXiv received them, where given)."""
     paper, _ = Paper.objects.get_or_create(arxiv_id=arxiv_id)
     PaperSnapshot.objects.create(
         paper=paper, observed_at=observed_at, title=title or f"Paper {arxiv_id}",
         submitted_at=submitted_at, last_updated=max(submitted_at, datetime(2025, 2, 3, 4, 5, 6, tzinfo=UTC)),
         latest_version=latest_version, primary_category=primary_category, doi=doi, source="arxiv_metadata",
+        **snapshot_fields,
     )
     for version in range(1, latest_version + 1):
-        PaperVersion.objects.get_or_create(paper=paper, version=version)
+        PaperVersion.objects.get_or_create(paper=paper, version=version,
+                                           defaults={"created_at": (version_dates or {}).get(version)})
     return paper
 
 

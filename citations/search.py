@@ -1,0 +1,149 @@
+"""What the reader pages list: held papers by their newest metadata snapshot, with the state counts
+of their current reference list, and the search over them (arXiv id, DOI, title and author words).
+
+A page of a list costs three statements, whatever the number of papers on it or held:
+
+  1. the number of papers listed (the paginator's count)
+  2. the page: the newest snapshot of each paper, joined to its paper, with the id of the paper's
+     current reference list (a correlated subquery, as the record chooses it)
+  3. the state counts of those lists, from reference_current_resolutions joined to paper_references
+     (skipped when no paper on the page has a list)
+"""
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+
+from citations.arxiv_ids import is_canonical_arxiv_id
+from citations.models import CurrentResolution, PaperSnapshot, ReferenceExtraction
+from citations.presentation import author_names, paper_categories, state_summary
+
+MAX_QUERY_LENGTH = 200
+MAX_WORDS = 8
+PAGE_SIZE = 25
+
+_ARXIV_PREFIXES = re.compile(r"^(?:https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/|arxiv:)", re.IGNORECASE)
+_VERSION = re.compile(r"v\d+$")
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+_DOI_PREFIXES = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+_PARTIAL_NEW_ID = re.compile(r"^\d{2}(?:0[1-9]|1[0-2])\.\d{0,4}$")   # the start of an id that can exist
+
+
+@dataclass(frozen=True)
+class Query:
+    """What a search box's text asks for: one arXiv id, the start of one, a DOI, or words."""
+
+    text: str
+    kind: str                  # "empty", "arxiv_id", "arxiv_prefix", "doi" or "words"
+    value: str = ""
+    words: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """The query in words, for the results' heading."""
+        return {
+            "arxiv_id": f"the arXiv id {self.value}",
+            "arxiv_prefix": f"arXiv ids starting {self.value}",
+            "doi": f"the DOI {self.value}",
+            "words": "titles or authors containing " + " and ".join(f"\u201c{w}\u201d" for w in self.words),
+        }.get(self.kind, "")
+
+
+def parse_query(text: str) -> Query:
+    """Read a search box: an arXiv id (with or without 'arXiv:', a version or its abs/pdf URL), an arXiv
+    DOI, a DOI (with or without 'doi:' or its doi.org URL), the start of a new-style id, else words."""
+    text = " ".join(text.split())
+    if not text:
+        return Query(text, "empty")
+    bare = _VERSION.sub("", _ARXIV_PREFIXES.sub("", text).removesuffix(".pdf"))
+    arxiv_doi = _ARXIV_DOI.match(_DOI_PREFIXES.sub("", text))
+    if arxiv_doi:
+        bare = _VERSION.sub("", arxiv_doi.group(1))
+    if is_canonical_arxiv_id(bare):
+        return Query(text, "arxiv_id", bare)
+    doi = _DOI_PREFIXES.sub("", text)
+    if _DOI.match(doi):
+        return Query(text, "doi", doi.lower())
+    if _PARTIAL_NEW_ID.match(bare):
+        return Query(text, "arxiv_prefix", bare)
+    return Query(text, "words", words=tuple(dict.fromkeys(text.split()))[:MAX_WORDS])
+
+
+def newest_snapshots(*, as_of: datetime) -> QuerySet:
+    """Each paper's newest metadata snapshot as of a time, as its record shows it (a completion only
+    from when it was recorded), joined to its paper and in arXiv id order."""
+    known = Q(recorded_at__isnull=True) | Q(recorded_at__lte=as_of)
+    newest = (PaperSnapshot.objects.filter(known, paper_id=OuterRef("paper_id"), observed_at__lte=as_of)
+              .newest_first().values("pk")[:1])
+    return (PaperSnapshot.objects.filter(pk=Subquery(newest)).select_related("paper")
+            .annotate(list_id=Subquery(_current_list(as_of)))
+            .order_by("paper__arxiv_id"))
+
+
+def _current_list(as_of: datetime):
+    # The record's outbound list (citations/record.py, statement 2): the newest extraction of the
+    # paper's highest version that has one.
+    return (ReferenceExtraction.objects.filter(paper_version__paper_id=OuterRef("paper_id"), observed_at__lte=as_of)
+            .order_by("-paper_version__version", "-observed_at", "-pk").values("pk")[:1])
+
+
+def papers_with_lists(*, as_of: datetime) -> QuerySet:
+    """The home page's papers: those with a reference list."""
+    has_list = ReferenceExtraction.objects.filter(paper_version__paper_id=OuterRef("paper_id"), observed_at__lte=as_of)
+    return newest_snapshots(as_of=as_of).filter(Exists(has_list))
+
+
+def search_papers(query: Query, *, as_of: datetime) -> QuerySet:
+    """Held papers matching a query, by their newest snapshot (a title changed since is not matched)."""
+    snapshots = newest_snapshots(as_of=as_of)
+    if query.kind == "arxiv_id":
+        return snapshots.filter(paper__arxiv_id=query.value)
+    if query.kind == "arxiv_prefix":
+        return snapshots.filter(paper__arxiv_id__startswith=query.value)
+    if query.kind == "doi":
+        return snapshots.filter(doi__iexact=query.value)
+    if query.kind == "words":
+        for word in query.words:
+            snapshots = snapshots.filter(Q(title__icontains=word) | Q(authors__icontains=word))
+        return snapshots
+    return snapshots.none()
+
+
+@dataclass(frozen=True)
+class PaperListing:
+    """One paper in a list: what its newest snapshot says, and the states of its current references."""
+
+    arxiv_id: str
+    title: str | None
+    authors: list[str]
+    submitted_at: datetime | None
+    last_updated: datetime | None
+    latest_version: int | None
+    categories: list[str]  # the primary first
+    doi: str | None
+    has_list: bool
+    references: int
+    states: list          # (state, label, count) for the states present, most linked first
+
+
+def paper_listings(snapshots) -> list[PaperListing]:
+    """The rows of a page of newest_snapshots(): one more statement for their state counts."""
+    snapshots = list(snapshots)
+    list_ids = [s.list_id for s in snapshots if s.list_id is not None]
+    counts: dict[int, dict[str, int]] = {}
+    if list_ids:
+        rows = (CurrentResolution.objects.filter(reference__extraction_id__in=list_ids)
+                .values_list("reference__extraction_id", "state").annotate(n=Count("pk")).order_by())
+        for list_id, state, n in rows:
+            counts.setdefault(list_id, {})[state] = n
+    return [
+        PaperListing(
+            arxiv_id=s.paper.arxiv_id, title=s.title, authors=author_names(s.authors),
+            submitted_at=s.submitted_at, last_updated=s.last_updated, latest_version=s.latest_version,
+            categories=[c for c, _ in paper_categories(s.primary_category, s.categories)], doi=s.doi,
+            has_list=s.list_id is not None, references=sum(counts.get(s.list_id, {}).values()),
+            states=state_summary(counts.get(s.list_id, {})),
+        )
+        for s in snapshots
+    ]
