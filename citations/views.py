@@ -57,8 +57,9 @@ def _record_or_404(make, arxiv_id: str):
         raise Http404(str(error)) from None
 
 
-def _built(arxiv_id: str) -> BuiltRecord:
-    return _record_or_404(build_record, arxiv_id)
+def _built(arxiv_id: str, as_of=None) -> BuiltRecord:
+    """The record built now, or as of a past time (the HTML pages need its rows, not only its bytes)."""
+    return _record_or_404(partial(build_record, as_of=as_of), arxiv_id)
 
 
 def record_etag(built: BuiltRecord | CachedRecord) -> str:
@@ -107,7 +108,7 @@ def record_html(request, arxiv_id: str):
         as_of = requested_time(request)
     except BadTime as error:
         return bad_time_page(request, error)
-    built = _record_or_404(partial(build_record, as_of=as_of), arxiv_id)
+    built = _built(arxiv_id, as_of)
     record = built.record
     return render(request, "citations/record.html", {
         "record": record,
@@ -130,7 +131,7 @@ def integrity(request, arxiv_id: str):
         as_of = requested_time(request)
     except BadTime as error:
         return bad_time_page(request, error)
-    built = _record_or_404(partial(build_record, as_of=as_of), arxiv_id)
+    built = _built(arxiv_id, as_of)
     # Recompute from the bytes the JSON page serves, not from the dict they were made from.
     served = json.loads(built.body)
     checks = recompute_digests(served)

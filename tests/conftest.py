@@ -25,6 +25,18 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture
+def curator(db):
+    """A staff member in the curators group, with a password the browser tests log in with."""
+    from django.contrib.auth.models import User
+
+    from curation.groups import curators_group
+
+    user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
+    user.groups.add(curators_group())
+    return user
+
+
+@pytest.fixture
 def seeds(db):
     """Both reference records imported, as the demo loads them."""
     from citations.record_import import import_record

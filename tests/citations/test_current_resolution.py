@@ -2,7 +2,6 @@
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.utils import timezone
 
@@ -10,7 +9,6 @@ from citations.api.page_cache import local_pages
 from citations.models import CurrentResolution, PaperReference, PaperReferenceLink
 from citations.resolution.current import rebuild
 from citations.resolution.service import resolve_paper
-from curation.groups import curators_group
 from curation.services import apply_override, revision_of, withdraw_override
 from tests.factories import make_paper, make_references
 
@@ -27,13 +25,6 @@ def newest_links() -> dict:
     for link in PaperReferenceLink.objects.order_by("observed_at", "id"):
         newest[link.reference_id] = link.pk
     return newest
-
-
-@pytest.fixture
-def curator(db):
-    user = User.objects.create_user("ada", is_staff=True)
-    user.groups.add(curators_group())
-    return user
 
 
 def test_every_writer_keeps_the_table_equal_to_its_rebuild_from_the_log(seeds, curator):

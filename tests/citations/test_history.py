@@ -2,7 +2,6 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -11,7 +10,6 @@ from citations.models import Paper, PaperReference, PaperReferenceLink
 from citations.record import build_record
 from citations.record_cache import records_changed
 from citations.resolution.current import links_written
-from curation.groups import curators_group
 from curation.services import apply_override, revision_of
 from tests.conftest import SEED_000, SEED_004
 
@@ -26,13 +24,6 @@ def export(capsysbinary, arxiv_id: str, as_of: str) -> bytes:
 
 def reference(arxiv_id: str, index: int) -> PaperReference:
     return PaperReference.objects.get(extraction__paper_version__paper__arxiv_id=arxiv_id, reference_index=index)
-
-
-@pytest.fixture
-def curator(db):
-    user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
-    user.groups.add(curators_group())
-    return user
 
 
 @pytest.fixture

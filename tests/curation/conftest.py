@@ -7,13 +7,6 @@ from citations.models import PaperReference
 
 
 @pytest.fixture
-def curator(db):
-    user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
-    user.groups.add(curators_group())
-    return user
-
-
-@pytest.fixture
 def other_curator(db):
     user = User.objects.create_user("grace", password="pw-grace-123456", is_staff=True)
     user.groups.add(curators_group())

@@ -19,13 +19,6 @@ def error_of(response) -> dict:
 
 
 @pytest.fixture
-def curator(db):
-    user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
-    user.groups.add(curators_group())
-    return user
-
-
-@pytest.fixture
 def other_curator(db):
     """A curator who is not staff: the API shows them no curator names."""
     user = User.objects.create_user("grace", password="pw-grace-123456")
