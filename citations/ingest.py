@@ -145,19 +145,21 @@ class _Metadata:
     categories: str
     doi: str | None
     journal_ref: str | None
+    abstract: str
 
     def snapshot_facts(self) -> dict:
         return {
             "title": self.title, "authors": self.authors, "submitted_at": self.versions[0][1],
             "last_updated": self.versions[-1][1], "latest_version": self.versions[-1][0],
             "primary_category": self.primary_category, "categories": self.categories, "doi": self.doi,
-            "journal_ref": self.journal_ref,
+            "journal_ref": self.journal_ref, "abstract": self.abstract,
         }
 
 
 PRIMARY_CATEGORY_LENGTH = PaperSnapshot._meta.get_field("primary_category").max_length
 CATEGORIES_LENGTH = PaperSnapshot._meta.get_field("categories").max_length
 DOI_LENGTH = PaperSnapshot._meta.get_field("doi").max_length
+ABSTRACT_LENGTH = 20_000        # arXiv caps abstracts at 1,920 characters; ten times that is not an abstract
 _VERSION = re.compile(r"v?([0-9]{1,4})")         # ASCII digits: int() would read any script's
 
 
@@ -175,7 +177,8 @@ def _metadata(value: dict) -> _Metadata:
     primary_category, categories = _checked_categories(_stored_text(value, "categories", max_length=CATEGORIES_LENGTH))
     doi = _stored_text(value, "doi", max_length=DOI_LENGTH, spaced=False).lower() or None
     return _Metadata(arxiv_id, title, _stored_text(value, "authors"), _versions(value), primary_category, categories,
-                     doi, _stored_text(value, "journal-ref") or None)
+                     doi, _stored_text(value, "journal-ref") or None,
+                     _stored_text(value, "abstract", max_length=ABSTRACT_LENGTH))
 
 
 def _stored_text(value: dict, key: str, *, max_length: int | None = None, spaced: bool = True) -> str:

@@ -204,7 +204,7 @@ def search(request):
 
 
 def _listing_page(request, template: str, snapshots, context: dict):
-    paginator = Paginator(snapshots, PAGE_SIZE)
+    paginator = Paginator(snapshots.defer("abstract"), PAGE_SIZE)     # lists never show abstracts
     number = request.GET.get("page", "1")
     if not (number.isascii() and number.isdigit() and len(number) <= 9 and int(number) >= 1):
         return _bad_request(request, template, f"page must be a whole number from 1; {number[:20]!r} is not", context)

@@ -213,7 +213,7 @@ def test_paper_page_shows_what_the_snapshot_and_versions_store(full_paper, clien
     assert 'href="https://arxiv.org/abs/2212.11861"' in page and 'href="https://arxiv.org/pdf/2212.11861"' in page
     assert "received by arXiv <time" in page and "22 Dec 2022, 16:52 UTC" in page     # v1's date
     assert 'href="https://arxiv.org/abs/2212.11861v2">v2</a>: <span class="muted">date not recorded' in page
-    assert "Abstract</dt><dd><span class=\"muted\">Not recorded by Pith;" in page      # Pith stores none
+    assert "Abstract</dt><dd><span class=\"muted\">Not in the metadata Pith holds;" in page   # this snapshot has none
     assert "3 listed references of this paper (of 3), by state" in page
     assert "Citations from papers held here: none." in page
 

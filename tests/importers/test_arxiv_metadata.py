@@ -202,3 +202,18 @@ def test_a_line_longer_than_4_mib_is_rejected_without_being_held_whole(db, tmp_p
     report = import_arxiv_metadata(iter(read))
     assert report.examples == {"line longer than 4 MiB": 1} and snapshot_ids() == {"2509.11076"}
     assert PaperVersion.objects.count() == 1
+
+
+def test_the_abstract_is_kept_and_shown_on_the_paper_page_and_a_second_import_changes_nothing(db, client):
+    abstract = "  Let $X_1, X_2, \\ldots$ be independent\n  random variables.  "
+    data = line(metadata("2212.11867", abstract=abstract))
+    import_arxiv_metadata(lines_of(data))
+    assert PaperSnapshot.objects.get().abstract == "Let $X_1, X_2, \\ldots$ be independent random variables."
+    assert "be independent random variables.</p>" in client.get("/paper/2212.11867").content.decode()
+    assert import_arxiv_metadata(lines_of(data)).unchanged == 1
+    assert PaperSnapshot.objects.count() == 1
+
+
+def test_an_abstract_longer_than_any_arxiv_allows_rejects_its_line(db):
+    report = import_arxiv_metadata(lines_of(line(metadata("2501.00001", abstract="word " * 5000))))
+    assert [reason for reason in report.rejected] == ["abstract is longer than 20,000 characters"]
