@@ -8,6 +8,7 @@ from django.core.management import call_command
 from citations.demo import UNARXIVE, demo_data_dir
 from citations.models import CurrentResolution, PaperReference
 from citations.record import build_record
+from curation.models import Override
 from tests.citations.test_record import seed_time
 from tests.conftest import SEED_000, SEED_004
 
@@ -44,7 +45,17 @@ def test_the_demo_prints_its_own_port_and_both_logins(demo_output):
 
 
 def test_loading_the_demo_twice_changes_nothing(demo_output, capsys):
-    before = PaperReference.objects.count(), CurrentResolution.objects.count()
+    counts = lambda: (PaperReference.objects.count(), CurrentResolution.objects.count(),  # noqa: E731
+                      Override.objects.count())
+    before = counts()
     call_command("load_demo")
-    assert (PaperReference.objects.count(), CurrentResolution.objects.count()) == before
+    assert counts() == before
     assert "already loaded" in capsys.readouterr().out
+
+
+def test_the_demo_shows_a_curated_field_with_its_audit_entry(demo_output, client):
+    record = build_record(arxiv_id="2509.11076").record
+    megatron = next(o for o in record["outbound"] if o["citation"]["reference_index"] == 54)
+    assert (megatron["citation"]["cited_work"]["year"], megatron["citation"]["cited_work"]["metadata_source"]) == (
+        2019, "curation")
+    assert "1 entry" in client.get("/curation/overrides/?paper=2509.11076").content.decode()

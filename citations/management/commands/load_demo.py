@@ -38,7 +38,8 @@ class Command(BaseCommand):
         else:
             self.stdout.write(f"{data / UNARXIVE} is not on this machine: the seed records only "
                               "(set PITH_DEMO_DATA_DIR to the shared data sets)")
-        self._users()
+        curator = self._users()
+        self._curated_example(curator)
         self.stdout.write(f"Home: {url}/  (search by arXiv id, title, author or DOI)")
         self.stdout.write(f"Records: {url}/paper/2509.11076/citation-record and {url}/paper/2509.23722/citation-record")
         self.stdout.write(f"Curator login: {url}/admin/ as {DEMO_CURATOR} / {DEMO_PASSWORD} "
@@ -58,6 +59,24 @@ class Command(BaseCommand):
             content_type__app_label="citations", codename__in=[
                 "view_job", "add_job", "view_jobchunk", "view_standingsourcesync", "view_paper",
                 "view_paperreference", "view_citedwork", "view_scholarlyworkevent"]))
+        return curator
+
+    def _curated_example(self, curator):
+        """One correction made as curators make them, so the record page shows a curated field and the
+        audit list an entry: the seed's Megatron-LM reference [54], whose year 1909 the parser took from
+        its arXiv id 1909.08053. The seed record as of its own time is unchanged (the entry is newer)."""
+        from citations.models import PaperReference
+        from curation.models import Override
+        from curation.services import apply_override, revision_of
+
+        reference = PaperReference.objects.filter(extraction__paper_version__paper__arxiv_id="2509.11076",
+                                                  reference_index=54, year=1909).first()
+        if reference is None or Override.objects.filter(reference=reference, field="year").exists():
+            return
+        entry = apply_override(reference_id=reference.pk, field="year", value="2019", curator=curator,
+                               reason="1909 was read from its arXiv id 1909.08053; Megatron-LM appeared in 2019",
+                               expected_revision=revision_of(reference.pk))
+        self.stdout.write(f"curated example: year of arXiv:2509.11076 [54] set to 2019 (audit entry #{entry.pk})")
 
     @staticmethod
     def _user(name: str, password: str):
