@@ -1,4 +1,5 @@
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,12 @@ SEEDS = Path(__file__).resolve().parent.parent / "citations" / "fixtures" / "see
 SHARED_SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 SEED_000 = SEEDS / "000_f4a99cc23cf9af82.txt"
 SEED_004 = SEEDS / "004_e763c48f2517f539.txt"
+# Browser tests save what they saw here, for a reviewer to look at (make test leaves them in the checkout).
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "var" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# As this machine's probe starts Chromium: no background traffic, which the closed network refuses.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def require_service(what: str):
@@ -22,6 +29,29 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgresql" in item.keywords and not on_postgresql:
             item.add_marker(pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)"))
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    """Debian's Chromium, headless, through Playwright's sync API."""
+    pytest.importorskip("playwright.sync_api")
+    if not shutil.which("chromium"):
+        require_service("Debian's Chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop on this thread; the test's own database calls
+    # (fixtures, teardown) are ordinary synchronous ones all the same.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def save_screenshot(page, name: str) -> None:
+    """The whole page as var/screenshots/NAME.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 @pytest.fixture

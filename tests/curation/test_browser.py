@@ -1,7 +1,6 @@
 """End to end in a real browser (Debian's Chromium, headless, through Playwright) against a live server:
 a curator fixes the seeds' 'Accessed: 2025-06' title and 1909 year, sees the record change, and withdraws."""
 import json
-import shutil
 
 import pytest
 from django.contrib.auth.models import User
@@ -12,28 +11,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 from citations.record_import import import_record
-from tests.conftest import SEED_000, SEED_004, require_service
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# As this machine's probe starts Chromium: no background traffic, which the closed network refuses.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    if not shutil.which("chromium"):
-        require_service("Debian's Chromium (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API keeps an event loop on this thread; the test's own database calls
-    # (fixtures, teardown) are ordinary synchronous ones all the same.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
-
+from tests.conftest import SEED_000, SEED_004, save_screenshot
 
 @pytest.fixture
 def demo(transactional_db):
@@ -66,14 +44,17 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
     page.click("text=Curation queues")
     page.click("text=Title is an access date")
     expect(page.locator("#result_list tbody tr")).to_have_count(8)
+    save_screenshot(page, "curator-1-queue")
     page.click("#result_list a:text-is('[5]')")
     expect(page.locator("#curation")).to_contain_text("Accessed: 2025-06")
+    save_screenshot(page, "curator-2-reference")
 
     page.select_option("#id_field", "title")
     page.fill("#id_value", "NVIDIA Megatron-LM")
     page.fill("#id_reason", "The reference's URL names the software")
     page.click("#override-form input[type=submit]")
     expect(page.locator(".messagelist")).to_contain_text("Saved: title of")
+    save_screenshot(page, "curator-3-saved")
 
     # The public record shows it, marked, with a link to the public audit entry.
     page.goto(f"{base}/paper/2509.11076/citation-record")
@@ -101,6 +82,7 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
     page.goto(f"{base}/admin/citations/paperreference/?queue=access_date")
     expect(page.locator("#result_list tbody tr")).to_have_count(7)
     expect(page.locator("#result_list a:text-is('[5]')")).to_have_count(0)
+    save_screenshot(page, "curator-4-queue-after")
 
     # Withdraw the title: the record shows the observed value again.
     page.goto(f"{base}/admin/citations/paperreference/?paper=2509.11076&q=Accessed")
