@@ -98,10 +98,17 @@ class Override(models.Model):
         return f"work {self.link_work_id}"
 
     @property
-    def shown_previous(self) -> str:
+    def previous_value(self) -> str | None:
+        """The value before this entry, None where there was none (the API's null)."""
         if self.field == OverrideField.YEAR:
-            return "—" if self.previous_year is None else str(self.previous_year)
-        return self.previous_text or "—"
+            return None if self.previous_year is None else str(self.previous_year)
+        return self.previous_text or None
+
+    @property
+    def shown_previous(self) -> str:
+        """previous_value as people read it: a dash for none."""
+        previous = self.previous_value
+        return "—" if previous is None else previous
 
     def get_absolute_url(self) -> str:
         return f"/curation/overrides/{self.pk}"

@@ -4,7 +4,7 @@ from rest_framework import serializers
 from citations.models import CitedWork, Job, Paper, PaperReference, ScholarlyWorkEvent
 from citations.record import record_links
 from curation.models import Override, OverrideField
-from curation.services import MAX_REASON
+from curation.services import MAX_REASON, active_overrides
 
 
 class PaperSerializer(serializers.ModelSerializer):
@@ -70,8 +70,14 @@ class ObservationSerializer(serializers.Serializer):
     reference_index = serializers.IntegerField()
     source = serializers.CharField()
     raw_text = serializers.CharField(source="reference.raw_text", allow_null=True)
-    title = serializers.CharField(source="reference.title", allow_null=True)
-    year = serializers.IntegerField(source="reference.year", allow_null=True)
+    title = serializers.SerializerMethodField(help_text="What the record shows: a curator's title where one is in "
+                                                        "force, else the parsed one.")
+    year = serializers.SerializerMethodField(help_text="What the record shows: a curator's year where one is in "
+                                                       "force, else the parsed one.")
+    parsed_title = serializers.CharField(source="reference.title", allow_null=True)
+    parsed_year = serializers.IntegerField(source="reference.year", allow_null=True)
+    curated = serializers.SerializerMethodField(help_text="Each field a curator's override is in force for "
+                                                          "(title, year, link, not_a_work), with its audit entry id.")
     authors = serializers.JSONField(source="reference.authors")
     venue = serializers.CharField(source="reference.venue", allow_null=True)
     arxiv_id = serializers.CharField(source="reference.arxiv_id", allow_null=True)
@@ -82,6 +88,25 @@ class ObservationSerializer(serializers.Serializer):
     resolution = CurrentResolutionSerializer(source="*")
     has_override = serializers.BooleanField(source="curated")
     changed_at = serializers.DateTimeField()
+
+    def _in_force(self, row) -> dict:
+        """The overrides in force for the row's reference: from the context when the view read a page's
+        at once (curated_on), else read here; nothing to read when the row is not curated."""
+        if not row.curated:
+            return {}
+        known = self.context.get("curated")
+        if known is None:
+            known = curated_on([row.reference_id])
+        return known.get(row.reference_id, {})
+
+    def get_title(self, row) -> str | None:
+        return self._in_force(row).get("title", row.reference.title)
+
+    def get_year(self, row) -> int | None:
+        return self._in_force(row).get("year", row.reference.year)
+
+    def get_curated(self, row) -> dict[str, int]:
+        return dict(self._in_force(row).get("ids", {}))
 
 
 class CitedWorkSerializer(serializers.ModelSerializer):
@@ -120,7 +145,7 @@ class OverrideSerializer(serializers.ModelSerializer):
         return entry.shown_value if entry.action == "set" else None
 
     def get_previous(self, entry) -> str | None:
-        return entry.shown_previous
+        return entry.previous_value
 
     def get_curator(self, entry) -> str | None:
         request = self.context.get("request")
@@ -205,14 +230,31 @@ OBSERVATION_VALUES = (
 _TIME = serializers.DateTimeField()
 
 
-def observation_row(row: dict) -> dict:
-    """ObservationSerializer's representation of one row of OBSERVATION_VALUES."""
+def curated_on(reference_ids) -> dict:
+    """reference id -> the overrides in force (curation.services.active_overrides): one statement
+    for a page, none when no reference on it is curated."""
+    ids = list(reference_ids)
+    return active_overrides(reference_ids=ids) if ids else {}
+
+
+def observation_rows(rows: list[dict]) -> list[dict]:
+    """A page of OBSERVATION_VALUES rows as ObservationSerializer represents them, with the curated
+    values of the page read in one statement."""
+    curated = curated_on(row["reference_id"] for row in rows if row["curated"])
+    return [observation_row(row, curated.get(row["reference_id"], {})) for row in rows]
+
+
+def observation_row(row: dict, in_force: dict) -> dict:
+    """ObservationSerializer's representation of one row of OBSERVATION_VALUES, given the overrides
+    in force for its reference."""
     work = row["cited_work_id"]
     return {
         "observation_id": str(row["reference_id"]), "citing_paper": row["citing_paper__arxiv_id"],
         "citing_version": row["reference__extraction__paper_version__version"],
         "reference_index": row["reference_index"], "source": row["source"], "raw_text": row["reference__raw_text"],
-        "title": row["reference__title"], "year": row["reference__year"], "authors": row["reference__authors"],
+        "title": in_force.get("title", row["reference__title"]), "year": in_force.get("year", row["reference__year"]),
+        "parsed_title": row["reference__title"], "parsed_year": row["reference__year"],
+        "curated": dict(in_force.get("ids", {})), "authors": row["reference__authors"],
         "venue": row["reference__venue"], "arxiv_id": row["reference__arxiv_id"], "doi": row["doi"],
         "identifiers": row["reference__identifiers"], "parser": row["reference__parser"],
         "observed_at": _TIME.to_representation(row["observed_at"]),

@@ -194,7 +194,7 @@ def observations():
 def observation_page(view, request) -> Response:
     """A page of an observation list as plain rows (serializers.observation_row), same JSON, same cursors."""
     rows = view.paginate_queryset(view.filter_queryset(view.get_queryset()).values(*s.OBSERVATION_VALUES))
-    return view.get_paginated_response([s.observation_row(row) for row in rows])
+    return view.get_paginated_response(s.observation_rows(rows))
 
 
 @extend_schema_view(list=extend_schema(
