@@ -163,6 +163,10 @@ def requeue_job(*, job_id: int) -> Job:
             raise Job.DoesNotExist(f"no job #{job_id}")
         if job.state == JobState.SUCCEEDED:
             raise ValueError(f"job #{job_id} succeeded: there is nothing to requeue")
+        if not job.task_name and not job.chunks.exists():
+            # A command's own work (job_records.command_job): no message a worker could take again.
+            raise ValueError(f"job #{job_id} ran in a command's own process ({job.kind}, started by "
+                             f"{(job.arguments or {}).get('started_by', 'a command')}): run that command again")
         note = f"requeued at {timezone.now():%Y-%m-%d %H:%M:%S} UTC" + (f" after: {job.error}" if job.error else "")
         Job.objects.filter(pk=job.pk).update(state=JobState.QUEUED, finished_at=None, error=note[:2000],
                                              dispatches=0)

@@ -110,6 +110,30 @@ def test_a_failed_sync_from_the_command_line_is_a_failed_job_saying_why(tmp_path
 
 
 @pytest.mark.django_db
+def test_a_failed_command_job_is_not_requeued_into_a_job_no_worker_can_take(tmp_path):
+    with pytest.raises(CommandError):
+        call_command("sync_standing_source", "retraction_watch", write(tmp_path, b""))
+    job = Job.objects.get(kind="citations.sync_standing_source")
+    with pytest.raises(CommandError, match="ran in a command's own process .*run that command again"):
+        call_command("jobs", "--requeue", str(job.pk))
+    job.refresh_from_db()
+    assert job.state == "failed"
+
+
+@pytest.mark.django_db
+def test_one_hop_checks_from_the_command_line_are_a_job_with_their_receipts(tmp_path, client, capsys):
+    call_command("sync_standing_source", "retraction_watch", write(tmp_path, (HEADER + rw_row(1, CITED_DOI)).encode()),
+                 "--no-check")
+    call_command("check_standing", "--source", "retraction_watch")
+    job = Job.objects.get(kind="citations.check_standing")
+    assert job.state == "succeeded" and job.arguments == {"sources": ["retraction_watch"], "started_by": "command line"}
+    assert f"job {job.pk}: retraction_watch: {job.counts.get('retraction_watch', 0):,} receipts written" in \
+        capsys.readouterr().out
+    listed = client.get("/api/v1/jobs/?kind=citations.check_standing")
+    assert listed.status_code in (401, 403)     # operators only; what they see is the row above
+
+
+@pytest.mark.django_db
 def test_jobs_summarises_long_arguments(capsys):
     job = Job.objects.create(kind="citations.resolve_references", arguments={"kwargs": {
         "reference_ids": [f"00000000-0000-0000-0000-{n:012d}" for n in range(50)]}})
