@@ -6,9 +6,9 @@
 
 Fills (once; a later run with the same sizes reuses the database) --references reference
 observations over --papers papers, 40 a paper, on PostgreSQL with COPY: each with its resolution (and
-its row in reference_current_resolutions, as the writers keep it), a fifth verified citations of other
-held papers, a few per cent in the rare states, a tenth printing a DOI, and a thousand curated by
-override. Then serves the app with gunicorn (--workers) and, one request at a time, times a page of
+its row in reference_current_resolutions, and each paper's row in paper_current, as the writers keep
+them), a fifth verified citations of other held papers, a few per cent in the rare states, a tenth
+printing a DOI, and a thousand curated by override. Then serves the app with gunicorn (--workers) and, one request at a time, times a page of
 every list endpoint and filter: the first request (cold) and 30 more (warm: median and p99), a page
 deep in the list by following `next`, and the record JSON of random papers in the same run. Last, a
 mixed load of every list and filter at --connections connections with a token (wrk), against the
@@ -108,6 +108,10 @@ def fill(url: str, papers: int, references: int) -> None:
         out = Copy(cur, "reference_extractions", "id, paper_version_id, source, origin, observed_at, content_digest")
         for n in range(1, papers + 1):
             out.row(n, n, "pdf_text", "ingest", ts(T0 + timedelta(seconds=n)), "")
+        out.close()
+        out = Copy(cur, "paper_current", "paper_id, snapshot_id, reference_list_id, changed_at")    # as the writers keep it
+        for n in range(1, papers + 1):
+            out.row(n, n, n, ts(T0 + timedelta(seconds=n)))
         out.close()
         refs = Copy(cur, "paper_references", "id, extraction_id, reference_index, raw_text, title, year, authors, venue, "
                                              "arxiv_id, doi, identifiers, parser, observed_at")

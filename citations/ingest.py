@@ -34,6 +34,7 @@ from citations.models import (
 from citations.models.references import ExtractionOrigin
 from citations.record_cache import records_changed, records_of_papers_changed
 from citations.resolution.index import index_paper_titles
+from citations.papers_current import papers_changed
 from citations.resolution.current import links_written
 from citations.resolution.parser import PARSER_NAME, parse_reference
 from citations.validation import OutOfRange, checked_time, clean_text, parse_time
@@ -333,6 +334,7 @@ def _write_metadata_batch(batch: list[tuple[int, _Metadata]], observed_at: datet
             versions += [PaperVersion(paper_id=paper_id, version=v, created_at=created) for v, created in metadata.versions]
         PaperSnapshot.objects.bulk_create(snapshots)
         PaperVersion.objects.bulk_create(versions, ignore_conflicts=True)
+        papers_changed(s.paper_id for s in snapshots)
         outcome.created["paper_snapshots"] += len(snapshots)
         if snapshots:
             records_changed()       # a paper's metadata shows in every record that names it
@@ -445,6 +447,7 @@ def ingest_reference_list(item: ReferenceList, *, observed_at: datetime | None =
             for r in references
         ])
         links_written(link.pk for link in links)
+        papers_changed([paper.pk])
         records_changed(arxiv_ids=[item.arxiv_id])
         return "created", [r.pk for r in references]
 

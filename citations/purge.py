@@ -20,6 +20,7 @@ from citations.models import (
     PaperReferenceLink,
     ReferenceExtraction,
 )
+from citations.papers_current import papers_changed
 from citations.record_cache import records_of_papers_changed
 
 MIN_REASON = 10
@@ -65,6 +66,7 @@ def purge_references(*, arxiv_id: str, reason: str, operator, versions: list[int
             counts[label] += rows.delete()[0]
         if not counts["reference_extractions"]:
             raise PurgeRefused(f"arXiv:{arxiv_id} has no reference lists{' of those versions' if versions else ''}")
+        papers_changed([paper.pk])     # its record's outbound list may now be an older one, or none
         entry = ObservationPurge.objects.create(arxiv_id=arxiv_id, versions=sorted(versions or []), reason=reason,
                                                 operator=operator, counts=dict(counts))
         records_of_papers_changed(paper_ids={paper.pk, *cited})

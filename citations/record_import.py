@@ -38,6 +38,7 @@ from citations.models import (
     SyncStatus,
 )
 from citations.models.references import ExtractionOrigin
+from citations.papers_current import papers_changed
 from citations.record_cache import records_changed
 from citations.resolution.index import index_paper_titles
 from citations.record import REFUSAL, SCHEMA, RecordUnavailable, build_record
@@ -300,6 +301,7 @@ class _Decomposer:
                                or inbound_lane["denominator"] > inbound_lane["records_observed"])
         # The papers' titles become candidates for resolving other references.
         index_paper_titles(paper_ids=[paper.pk for paper in self.papers.values()])
+        papers_changed(paper.pk for paper in self.papers.values())      # their snapshots and lists, for lists
         return self.summary
 
     # papers

@@ -5,7 +5,7 @@ A page of a list costs three statements, whatever the number of papers on it or 
 
   1. the number of papers listed (the paginator's count)
   2. the page: the newest snapshot of each paper, joined to its paper, with the id of the paper's
-     current reference list (a correlated subquery, as the record chooses it)
+     current reference list, both as paper_current holds them (citations/papers_current.py)
   3. the state counts of those lists, from reference_current_resolutions joined to paper_references
      (skipped when no paper on the page has a list)
 """
@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.models import CurrentResolution, PaperSnapshot, ReferenceExtraction
@@ -88,15 +88,22 @@ def _current_list(as_of: datetime):
             .order_by("-paper_version__version", "-observed_at", "-pk").values("pk")[:1])
 
 
-def papers_with_lists(*, as_of: datetime) -> QuerySet:
+def current_snapshots() -> QuerySet:
+    """Each paper's newest snapshot now, with its paper and its record's outbound list (list_id), in
+    arXiv id order: as paper_current holds them (citations/papers_current.py), so a page is primary-key
+    joins, not a correlated subquery per paper."""
+    return (PaperSnapshot.objects.filter(current_of__isnull=False).select_related("paper")
+            .annotate(list_id=F("current_of__reference_list_id")).order_by("paper__arxiv_id"))
+
+
+def papers_with_lists() -> QuerySet:
     """The home page's papers: those with a reference list."""
-    has_list = ReferenceExtraction.objects.filter(paper_version__paper_id=OuterRef("paper_id"), observed_at__lte=as_of)
-    return newest_snapshots(as_of=as_of).filter(Exists(has_list))
+    return current_snapshots().filter(current_of__reference_list__isnull=False)
 
 
-def search_papers(query: Query, *, as_of: datetime) -> QuerySet:
+def search_papers(query: Query) -> QuerySet:
     """Held papers matching a query, by their newest snapshot (a title changed since is not matched)."""
-    snapshots = newest_snapshots(as_of=as_of)
+    snapshots = current_snapshots()
     if query.kind == "arxiv_id":
         return snapshots.filter(paper__arxiv_id=query.value)
     if query.kind == "arxiv_prefix":

@@ -185,7 +185,7 @@ def record_schema_json(request):
 @require_safe
 def home(request):
     """The papers with a reference list, a page at a time (citations/search.py: three statements)."""
-    return _listing_page(request, "citations/home.html", papers_with_lists(as_of=timezone.now()), {})
+    return _listing_page(request, "citations/home.html", papers_with_lists(), {})
 
 
 @require_safe
@@ -199,7 +199,7 @@ def search(request):
         return _bad_request(request, "citations/search.html",
                             f"a search is at most {MAX_QUERY_LENGTH} characters; this one has {len(text)}")
     query = parse_query(text)
-    return _listing_page(request, "citations/search.html", search_papers(query, as_of=timezone.now()),
+    return _listing_page(request, "citations/search.html", search_papers(query),
                          {"query": query})
 
 

@@ -2,6 +2,7 @@
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from citations.papers_current import papers_changed
 from citations.resolution.current import links_written
 from citations.models import (
     Paper,
@@ -33,6 +34,7 @@ def make_paper(arxiv_id: str, *, title: str | None = None, observed_at: datetime
     for version in range(1, latest_version + 1):
         PaperVersion.objects.get_or_create(paper=paper, version=version,
                                            defaults={"created_at": (version_dates or {}).get(version)})
+    papers_changed([paper.pk])                      # as every writer of snapshots does
     return paper
 
 
@@ -55,4 +57,5 @@ def make_references(paper: Paper, count: int, *, version: int = 1, observed_at: 
         for reference in references
     ])
     links_written(link.pk for link in links)        # as every writer of links does
+    papers_changed([paper.pk])                      # and of reference lists
     return references

@@ -1,7 +1,7 @@
 """API v1 views: thin. Querysets state their joins; writes go through the services."""
 from django.conf import settings
 from django.db import DataError, IntegrityError, connection
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists, F, OuterRef
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
@@ -55,10 +55,6 @@ class CanViewJobs(HasPerm):
     perm = "citations.view_job"
 
 
-def _newest_snapshot(field: str) -> Subquery:
-    return Subquery(PaperSnapshot.objects.filter(paper_id=OuterRef("pk")).newest_first().values(field)[:1])
-
-
 @extend_schema_view(
     list=extend_schema(summary="Papers held", parameters=[
         OpenApiParameter("search", str, description="Words of the title, or an arXiv id.")]),
@@ -74,7 +70,9 @@ class PaperViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
     ordering = ["arxiv_id"]
 
     def get_queryset(self):
-        papers = Paper.objects.annotate(**{name: _newest_snapshot(source) for name, source in (
+        # The newest snapshot of each paper, materialised in paper_current (citations/papers_current.py):
+        # two primary-key joins a row, not a correlated subquery a field.
+        papers = Paper.objects.annotate(**{name: F(f"current__snapshot__{source}") for name, source in (
             ("title", "title"), ("submitted_at", "submitted_at"), ("last_updated", "last_updated"),
             ("latest_version", "latest_version"), ("primary_category", "primary_category"), ("doi", "doi"),
             ("snapshot_observed_at", "observed_at"))})

@@ -1,5 +1,5 @@
 """Observations, never records: a record is derived from these rows (citations/record.py)."""
-from citations.models.current import CurrentResolution
+from citations.models.current import CurrentResolution, PaperCurrent
 from citations.models.generations import RecordGeneration
 from citations.models.jobs import Job, JobChunk, JobState
 from citations.models.papers import Paper, PaperSnapshot, PaperVersion
@@ -25,7 +25,7 @@ from citations.models.standing import (
 
 __all__ = [
     "CitationMeasurement", "CurrentResolution", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ObservationPurge", "Paper", "PaperReference", "PaperReferenceLink",
-    "PaperSnapshot", "PaperVersion", "ReceiptEvent", "RecordGeneration", "ReferenceExtraction", "ResolutionState",
+    "PaperCurrent", "PaperSnapshot", "PaperVersion", "ReceiptEvent", "RecordGeneration", "ReferenceExtraction", "ResolutionState",
     "RetractionStatusReceipt", "TitleKey",
     "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus", "IdentifierKind", "WorkIdentifier",
 ]

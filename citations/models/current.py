@@ -58,3 +58,30 @@ class CurrentResolution(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reference_id}: {self.state}"
+
+
+class PaperCurrent(models.Model):
+    """Each held paper's newest metadata snapshot and newest reference list, materialised for lists.
+
+    `paper_snapshots` and `reference_extractions` are the truth (append-only); the papers list, the
+    home page and search ask "each paper's newest snapshot", which asked of the log is a correlated
+    subquery per row and per field. This row holds the answer, written in the same transaction as the
+    snapshot or list that changes it (citations/papers_current.py) and rebuilt from the log by
+    `manage.py rebuild_current_resolutions`. Records never read it (they are built as of a time).
+    """
+
+    paper = models.OneToOneField(Paper, primary_key=True, on_delete=models.CASCADE, related_name="current")
+    snapshot = models.OneToOneField("citations.PaperSnapshot", null=True, on_delete=models.DO_NOTHING,
+                                    related_name="current_of", db_constraint=False)
+    reference_list = models.ForeignKey("citations.ReferenceExtraction", null=True, on_delete=models.DO_NOTHING,
+                                       related_name="+", db_constraint=False, db_index=False,
+                                       help_text="The record's outbound list: newest list of the highest version.")
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "paper_current"
+        indexes = [models.Index(fields=["paper"], name="paper_current_with_list",
+                                condition=Q(reference_list__isnull=False))]
+
+    def __str__(self) -> str:
+        return f"{self.paper_id}: snapshot {self.snapshot_id}, list {self.reference_list_id}"
