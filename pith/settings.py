@@ -168,7 +168,7 @@ API_PAGE_LOCAL_ENTRIES = env_int("API_PAGE_LOCAL_ENTRIES", 1000, minimum=1)    #
 # --- REST API -----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "citations.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
