@@ -413,6 +413,9 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             "reason_form": ReasonForm(initial={"revision": revision}),
             "record_url": f"/paper/{version.paper.arxiv_id}/citation-record#obs-{reference.pk}",
             "queue": queue,
+            # Links to other references keep the list the curator came from (its queue and paper).
+            "keep_filters": (f"?{urlencode({'_changelist_filters': request.GET['_changelist_filters']})}"
+                             if request.GET.get("_changelist_filters") else ""),
         }
         if queue:
             waiting = self.get_queryset(request).filter(queue.waiting())
