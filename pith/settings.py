@@ -126,6 +126,7 @@ LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = False
 USE_TZ = True
+FORMAT_MODULE_PATH = ["pith.formats"]     # times with their zone (pith/formats/en/formats.py)
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
