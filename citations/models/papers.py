@@ -43,7 +43,7 @@ class PaperSnapshot(models.Model):
     authors = models.TextField(blank=True, default="")
     doi = models.CharField(max_length=255, null=True, blank=True)
     journal_ref = models.TextField(null=True, blank=True)
-    abstract = models.TextField(blank=True, default="", help_text="As arXiv's metadata gives it (TeX markup kept); "
+    abstract = models.TextField(blank=True, default="", db_default="", help_text="As arXiv's metadata gives it (TeX markup kept); "
                                 "not part of the v1 record.")
     source = models.CharField(max_length=32, help_text="arxiv_metadata, or record_import for a snapshot read from a v1 record.")
     # A later record may know more of the same snapshot (fields the first one left null). That is
