@@ -420,7 +420,14 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         if queue:
             waiting = self.get_queryset(request).filter(queue.waiting())
             context["queue_waiting"] = waiting.count()
-            context["queue_next"] = waiting.exclude(pk=reference.pk).order_by(*QUEUE_ORDER).first()
+            # The next one after this in the list's order (paper, version, index), else the first.
+            here = (version.paper.arxiv_id, version.version, reference.reference_index)
+            after = (Q(extraction__paper_version__paper__arxiv_id__gt=here[0])
+                     | Q(extraction__paper_version__paper__arxiv_id=here[0], extraction__paper_version__version__gt=here[1])
+                     | Q(extraction__paper_version__paper__arxiv_id=here[0], extraction__paper_version__version=here[1],
+                         reference_index__gt=here[2]))
+            others = waiting.exclude(pk=reference.pk).order_by(*QUEUE_ORDER)
+            context["queue_next"] = others.filter(after).first() or others.first()
         return context
 
     @staticmethod

@@ -66,6 +66,7 @@ def test_a_queued_reference_shows_its_raw_text_its_paper_on_arxiv_and_its_neighb
         assert f"{CHANGELIST}{neighbour.pk}/change/" in html
     if access_date.raw_text:
         assert access_date.raw_text[:40] in html
+    assert "8 waiting · next: " in html and "arXiv:2509.11076 [6]</a>" in html.split("8 waiting · next: ", 1)[1][:300]
 
 
 def test_identical_entries_are_told_apart_by_their_index(logged_in, access_date):
