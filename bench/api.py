@@ -259,6 +259,7 @@ def main() -> None:
     some = [arxiv_id(rng.randint(1, papers)) for _ in range(200)]
     lists = {
         "papers": "/api/v1/papers/",
+        "papers, search (one match)": f"/api/v1/papers/?search=paper+{papers // 2}+on",
         "observations": "/api/v1/observations/",
         "state=unresolved": "/api/v1/observations/?state=unresolved",
         "state=verified_exact": "/api/v1/observations/?state=verified_exact",
