@@ -1,7 +1,7 @@
 """API v1 views: thin. Querysets state their joins; writes go through the services."""
 from django.conf import settings
 from django.db import DataError, IntegrityError, connection
-from django.db.models import Exists, F, OuterRef
+from django.db.models import F
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
@@ -17,7 +17,7 @@ from citations.api.parsers import PARSERS
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.ingest import RejectedLine, database_refusal, ingest_reference_list, reference_list
 from citations.jobs import enqueue_job, plan_resolution, runs_eagerly
-from citations.models import CitedWork, CurrentResolution, Job, Paper, PaperReference, PaperSnapshot, ScholarlyWorkEvent
+from citations.models import CitedWork, CurrentResolution, Job, Paper, PaperReference, ScholarlyWorkEvent
 from citations.presentation import standing_summary
 from citations.record import RecordUnavailable, build_record
 from curation.models import Override
@@ -81,8 +81,8 @@ class PaperViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
             if is_canonical_arxiv_id(search):
                 papers = papers.filter(arxiv_id=search)
             else:
-                papers = papers.filter(Exists(PaperSnapshot.objects.filter(paper_id=OuterRef("pk"),
-                                                                           title__icontains=search)))
+                # The current snapshot's title, as the search page reads it (a trigram index on PostgreSQL).
+                papers = papers.filter(current__snapshot__title__icontains=search)
         return papers
 
     def get_serializer_class(self):

@@ -2,6 +2,7 @@
 transaction, equal to what a rebuild from the log gives, and what the lists show at once."""
 from datetime import timedelta
 
+import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -76,3 +77,22 @@ def test_a_papers_list_page_costs_the_same_statements_for_1_and_40_papers(db):
     for n in range(2, 41):
         make_paper(f"2501.{n:05d}")
     assert statements() == one
+
+
+def test_the_api_search_reads_the_current_title(db):
+    paper = make_paper("2501.00001", title="An older title")
+    PaperSnapshot.objects.create(paper=paper, observed_at=T0 + timedelta(days=1), title="A renamed paper",
+                                 source="arxiv_metadata")
+    from citations.papers_current import papers_changed
+
+    papers_changed([paper.pk])
+    client = APIClient()
+    assert [p["arxiv_id"] for p in client.get("/api/v1/papers/?search=RENAMED").json()["results"]] == ["2501.00001"]
+    assert client.get("/api/v1/papers/?search=older").json()["results"] == []
+
+
+@pytest.mark.postgresql
+def test_title_and_author_search_have_trigram_indexes_on_postgresql(db):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'paper_snapshots' AND indexname LIKE '%%trgm'")
+        assert {name for (name,) in cursor.fetchall()} == {"paper_snapshot_title_trgm", "paper_snapshot_authors_trgm"}
