@@ -14,6 +14,7 @@ from citations.api.errors import Conflict
 from citations.api.page_cache import CachedListMixin, cached_list_page
 from citations.api.filters import ChangeFilter, CitedWorkFilter, ObservationFilter, OverrideFilter, StandingEventFilter
 from citations.api.parsers import PARSERS
+from citations.api.permissions import HasPerm
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.ingest import RejectedLine, database_refusal, ingest_reference_list, reference_list
 from citations.jobs import enqueue_job, plan_resolution, runs_eagerly
@@ -26,15 +27,6 @@ from curation.services import OverrideRefused, StaleRevision, apply_override, re
 # New-style ids, or old-style archive/NNNNNNN: nothing else may follow a slash, or the detail
 # route would swallow its own actions ("2509.11076/references").
 ARXIV_LOOKUP = r"[A-Za-z0-9.\-]+(?:/\d{7})?"
-
-
-class HasPerm(permissions.BasePermission):
-    """Writes need the named model permission (tokens carry their user's groups)."""
-
-    perm = ""
-
-    def has_permission(self, request, view):
-        return bool(request.user and request.user.is_authenticated and request.user.has_perm(self.perm))
 
 
 class CanIngest(HasPerm):

@@ -1,0 +1,46 @@
+"""The API's permission check answers as Django's ModelBackend does, in one statement."""
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from citations.api.permissions import user_has_perm
+from curation.groups import curators_group
+
+PERMS = ["citations.view_job", "citations.add_job", "citations.add_paperreference", "curation.add_override",
+         "curation.no_such_permission"]
+
+
+@pytest.fixture
+def users(db):
+    direct = User.objects.create_user("direct")
+    direct.user_permissions.add(Permission.objects.get(codename="view_job"))
+    grouped = User.objects.create_user("grouped")
+    grouped.groups.add(curators_group())
+    inactive = User.objects.create_user("inactive", is_active=False)
+    inactive.user_permissions.add(Permission.objects.get(codename="view_job"))
+    return [direct, grouped, inactive, User.objects.create_user("nobody"),
+            User.objects.create_superuser("root-user", password="pw-root-123456")]
+
+
+def test_it_agrees_with_django_for_every_kind_of_user(users):
+    for user in users:
+        for perm in PERMS:
+            fresh = User.objects.get(pk=user.pk)          # Django caches permissions on the instance
+            assert user_has_perm(user, perm) == fresh.has_perm(perm), (user.username, perm)
+
+
+def test_it_is_one_statement(users):
+    with CaptureQueriesContext(connection) as queries:
+        assert user_has_perm(users[1], "curation.add_override")
+    assert len(queries) == 1
+
+
+def test_operators_see_jobs_and_others_are_refused(users, client):
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    for user, status in ((users[0], 200), (users[3], 403), (users[1], 403)):
+        api = APIClient()
+        api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        assert api.get("/api/v1/jobs/").status_code == status, user.username
