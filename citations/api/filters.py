@@ -1,7 +1,7 @@
 """django-filter sets of API v1. Every value is bound as a query parameter: nothing reaches SQL as text."""
 import django_filters as filters
 
-from citations.models import CitedWork, CurrentResolution, ResolutionState, ScholarlyWorkEvent
+from citations.models import CitedWork, CurrentResolution, Job, ResolutionState, ScholarlyWorkEvent
 from citations.standing.revisions import newest_as_of
 from curation.models import Override, OverrideAction, OverrideField
 
@@ -91,3 +91,10 @@ class OverrideFilter(filters.FilterSet):
     class Meta:
         model = Override
         fields = ["reference", "field", "action"]
+
+
+class JobFilter(filters.FilterSet):
+    # Declared once (filterset_fields would build a new FilterSet class on every request).
+    class Meta:
+        model = Job
+        fields = ["kind", "state"]

@@ -12,7 +12,8 @@ from rest_framework.response import Response
 from citations.api import serializers as s
 from citations.api.errors import Conflict
 from citations.api.page_cache import CachedListMixin, cached_list_page
-from citations.api.filters import ChangeFilter, CitedWorkFilter, ObservationFilter, OverrideFilter, StandingEventFilter
+from citations.api.filters import (ChangeFilter, CitedWorkFilter, JobFilter, ObservationFilter, OverrideFilter,
+                                   StandingEventFilter)
 from citations.api.parsers import PARSERS
 from citations.api.permissions import HasPerm
 from citations.arxiv_ids import is_canonical_arxiv_id
@@ -291,7 +292,7 @@ class JobViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = s.JobSerializer
     permission_classes = [CanViewJobs]
     lookup_value_regex = r"[0-9]+"
-    filterset_fields = ["kind", "state"]
+    filterset_class = JobFilter
     ordering_fields = ["created_at"]
     ordering = ["-id"]
 
