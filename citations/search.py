@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, Q, QuerySet
 
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.models import CurrentResolution, PaperSnapshot, ReferenceExtraction
+from citations.models import CurrentResolution, PaperSnapshot
 from citations.presentation import author_names, paper_categories, state_summary
 
 MAX_QUERY_LENGTH = 200
@@ -70,24 +70,6 @@ def parse_query(text: str) -> Query:
     return Query(text, "words", words=tuple(dict.fromkeys(text.split()))[:MAX_WORDS])
 
 
-def newest_snapshots(*, as_of: datetime) -> QuerySet:
-    """Each paper's newest metadata snapshot as of a time, as its record shows it (a completion only
-    from when it was recorded), joined to its paper and in arXiv id order."""
-    known = Q(recorded_at__isnull=True) | Q(recorded_at__lte=as_of)
-    newest = (PaperSnapshot.objects.filter(known, paper_id=OuterRef("paper_id"), observed_at__lte=as_of)
-              .newest_first().values("pk")[:1])
-    return (PaperSnapshot.objects.filter(pk=Subquery(newest)).select_related("paper")
-            .annotate(list_id=Subquery(_current_list(as_of)))
-            .order_by("paper__arxiv_id"))
-
-
-def _current_list(as_of: datetime):
-    # The record's outbound list (citations/record.py, statement 2): the newest extraction of the
-    # paper's highest version that has one.
-    return (ReferenceExtraction.objects.filter(paper_version__paper_id=OuterRef("paper_id"), observed_at__lte=as_of)
-            .order_by("-paper_version__version", "-observed_at", "-pk").values("pk")[:1])
-
-
 def current_snapshots() -> QuerySet:
     """Each paper's newest snapshot now, with its paper and its record's outbound list (list_id), in
     arXiv id order: as paper_current holds them (citations/papers_current.py), so a page is primary-key
@@ -135,7 +117,7 @@ class PaperListing:
 
 
 def paper_listings(snapshots) -> list[PaperListing]:
-    """The rows of a page of newest_snapshots(): one more statement for their state counts."""
+    """The rows of a page of current_snapshots(): one more statement for their state counts."""
     snapshots = list(snapshots)
     list_ids = [s.list_id for s in snapshots if s.list_id is not None]
     counts: dict[int, dict[str, int]] = {}

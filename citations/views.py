@@ -4,11 +4,9 @@ import json
 from functools import partial
 from urllib.parse import quote
 
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import Resolver404
-from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
@@ -16,7 +14,8 @@ from citations.api.errors import api_error_response
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.history import BadTime
 from citations.history_views import as_of_query, bad_time_page, requested_time
-from citations.models import Paper, PaperVersion
+from citations.models import PaperVersion
+from citations.paging import BadPage, page_of
 from citations.presentation import (
     NOTICE_REASONS,
     STATE_LABELS,
@@ -34,9 +33,9 @@ from citations.record import CAPS, BuiltRecord, RecordUnavailable, build_record
 from citations.record_cache import CachedRecord, cached_record
 from citations.record_import import record_schema
 from citations.search import (
+    current_snapshots,
     MAX_QUERY_LENGTH,
     PAGE_SIZE,
-    newest_snapshots,
     paper_listings,
     papers_with_lists,
     parse_query,
@@ -151,7 +150,7 @@ def integrity(request, arxiv_id: str):
 def paper(request, arxiv_id: str):
     built = _built(arxiv_id)
     record = built.record
-    snapshot = newest_snapshots(as_of=timezone.now()).filter(paper__arxiv_id=arxiv_id).first()
+    snapshot = current_snapshots().filter(paper__arxiv_id=arxiv_id).first()
     versions = list(PaperVersion.objects.filter(paper__arxiv_id=arxiv_id).order_by("version")
                     .values("version", "created_at"))
     return render(request, "citations/paper.html", {
@@ -204,20 +203,17 @@ def search(request):
 
 
 def _listing_page(request, template: str, snapshots, context: dict):
-    paginator = Paginator(snapshots.defer("abstract"), PAGE_SIZE)     # lists never show abstracts
-    number = request.GET.get("page", "1")
-    if not (number.isascii() and number.isdigit() and len(number) <= 9 and int(number) >= 1):
-        return _bad_request(request, template, f"page must be a whole number from 1; {number[:20]!r} is not", context)
-    if paginator.count and int(number) > paginator.num_pages:
-        return _bad_request(request, template, f"there is no page {number}: the last is {paginator.num_pages}", context)
-    page = paginator.page(int(number)) if paginator.count else None
+    try:     # lists never show abstracts
+        page, total = page_of(snapshots.defer("abstract"), request.GET.get("page", "1"), PAGE_SIZE)
+    except BadPage as error:
+        return _bad_request(request, template, str(error), context)
     listed = paper_listings(page.object_list) if page else []
     query_text = context["query"].text if "query" in context else ""
     return render(request, template, {
         **context,
         "papers": listed,
         "page": page,
-        "total": paginator.count,
+        "total": total,
         "page_query": f"q={quote(query_text)}&" if query_text else "",
     })
 

@@ -1,12 +1,12 @@
 """Public transparency: every audit entry has a page (reason and date for all; the curator's name for staff),
 and all of them are listed, newest first, filterable by citing paper."""
-from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from citations.paging import BadPage, page_of
 from curation.models import Override
 
 ENTRIES_PER_PAGE = 50
@@ -34,15 +34,12 @@ def override_list(request):
             return _refused(request, context, f"paper must be an arXiv id: {exc}")
         context["paper"] = paper
         entries = entries.filter(reference__extraction__paper_version__paper__arxiv_id=paper)
-    number = request.GET.get("page", "1")
-    if not (number.isascii() and number.isdigit() and len(number) <= 9 and int(number) >= 1):
-        return _refused(request, context, f"page must be a whole number from 1; {number[:20]!r} is not")
-    paginator = Paginator(entries, ENTRIES_PER_PAGE)
-    if paginator.count and int(number) > paginator.num_pages:
-        return _refused(request, context, f"there is no page {number}: the last is {paginator.num_pages}")
-    page = paginator.page(int(number)) if paginator.count else None
+    try:
+        page, total = page_of(entries, request.GET.get("page", "1"), ENTRIES_PER_PAGE)
+    except BadPage as error:
+        return _refused(request, context, str(error))
     return render(request, "curation/override_list.html", {
-        **context, "page": page, "entries": page.object_list if page else [], "total": paginator.count,
+        **context, "page": page, "entries": page.object_list if page else [], "total": total,
         "page_query": f"paper={paper}&" if paper else "",
     })
 
