@@ -90,14 +90,14 @@ class ObservationSerializer(serializers.Serializer):
     changed_at = serializers.DateTimeField()
 
     def _in_force(self, row) -> dict:
-        """The overrides in force for the row's reference: from the context when the view read a page's
-        at once (curated_on), else read here; nothing to read when the row is not curated."""
+        """The overrides in force for the row's reference, read once per reference (title, year and
+        curated all ask); nothing to read when the row is not curated."""
         if not row.curated:
             return {}
-        known = self.context.get("curated")
-        if known is None:
-            known = curated_on([row.reference_id])
-        return known.get(row.reference_id, {})
+        known = self.context.setdefault("curated", {})
+        if row.reference_id not in known:
+            known[row.reference_id] = curated_on([row.reference_id]).get(row.reference_id, {})
+        return known[row.reference_id]
 
     def get_title(self, row) -> str | None:
         return self._in_force(row).get("title", row.reference.title)

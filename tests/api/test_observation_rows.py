@@ -82,3 +82,12 @@ def test_an_audit_entry_with_no_previous_value_says_null_not_a_dash(seeds, curat
                    reason="the PDF says 2020", expected_revision=revision_of(reference.pk))
     entry = APIClient().get("/api/v1/overrides/").json()["results"][0]
     assert entry["previous"] is None and entry["value"] == "2020"
+
+
+def test_one_curated_observation_reads_its_overrides_once(seeds, curator):
+    entry = _curate_year(curator)
+    row = observations().get(reference_id=entry.reference_id)
+    with CaptureQueriesContext(connection) as queries:
+        data = ObservationSerializer(row).data
+    assert (data["year"], data["parsed_year"], data["curated"]) == (2019, 1909, {"year": entry.pk})
+    assert len(queries) == 1
