@@ -142,11 +142,13 @@ def test_curators_override_through_the_api_and_stale_revisions_conflict(seeds, c
     assert created.status_code == 201 and created.json()["value"] == "2019" and created.json()["curator"] == "ada"
     conflict = curator_api.post("/api/v1/overrides/", {**body, "value": "2018"}, format="json")
     assert error_of(conflict)["status"] == 409 and "changed this reference" in error_of(conflict)["message"]
-    invalid = curator_api.post("/api/v1/overrides/", {**body, "value": "1200", "revision": revision + 1},
-                               format="json")
+    # The revision is the newest audit entry's id: the one just created (ids need not follow on).
+    now = curator_api.get(f"/api/v1/observations/{reference.pk}/revision/").json()["revision"]
+    assert now == created.json()["id"]
+    invalid = curator_api.post("/api/v1/overrides/", {**body, "value": "1200", "revision": now}, format="json")
     assert error_of(invalid)["status"] == 400 and "between 1600" in error_of(invalid)["message"]
     withdrawn = curator_api.post(f"/api/v1/overrides/{created.json()['id']}/withdraw/",
-                                 {"reason": "Second thoughts", "revision": revision + 1}, format="json")
+                                 {"reason": "Second thoughts", "revision": now}, format="json")
     assert withdrawn.status_code == 201 and withdrawn.json()["action"] == "withdraw"
 
 

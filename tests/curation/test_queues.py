@@ -9,7 +9,7 @@ from citations.admin import queue_counts
 from curation.models import Override
 from curation.services import apply_override, revision_of
 from tests.curation.conftest import seed_reference
-from tests.factories import make_paper
+from tests.factories import make_paper, make_references
 
 CHANGELIST = "/admin/citations/paperreference/"
 
@@ -64,9 +64,14 @@ def test_a_queued_reference_shows_its_raw_text_its_paper_on_arxiv_and_its_neighb
     neighbours = [seed_reference("2509.11076", 4), seed_reference("2509.11076", 6)]
     for neighbour in neighbours:
         assert f"{CHANGELIST}{neighbour.pk}/change/" in html
-    if access_date.raw_text:
-        assert access_date.raw_text[:40] in html
+    assert "The source gave no raw text for this reference" in html      # the seeds carry none
     assert "8 waiting · next: " in html and "arXiv:2509.11076 [6]</a>" in html.split("8 waiting · next: ", 1)[1][:300]
+
+
+def test_a_reference_with_raw_text_shows_it_as_the_source_gave_it(logged_in, db):
+    [reference] = make_references(make_paper("2501.00003"), 1)
+    html = logged_in.get(f"{CHANGELIST}{reference.pk}/change/").content.decode()
+    assert f'<blockquote id="raw-text"' in html and reference.raw_text in html
 
 
 def test_identical_entries_are_told_apart_by_their_index(logged_in, access_date):

@@ -121,7 +121,7 @@ def test_a_failed_command_job_is_not_requeued_into_a_job_no_worker_can_take(tmp_
 
 
 @pytest.mark.django_db
-def test_one_hop_checks_from_the_command_line_are_a_job_with_their_receipts(tmp_path, client, capsys):
+def test_one_hop_checks_from_the_command_line_are_a_job_with_their_receipts(tmp_path, capsys):
     call_command("sync_standing_source", "retraction_watch", write(tmp_path, (HEADER + rw_row(1, CITED_DOI)).encode()),
                  "--no-check")
     call_command("check_standing", "--source", "retraction_watch")
@@ -129,8 +129,6 @@ def test_one_hop_checks_from_the_command_line_are_a_job_with_their_receipts(tmp_
     assert job.state == "succeeded" and job.arguments == {"sources": ["retraction_watch"], "started_by": "command line"}
     assert f"job {job.pk}: retraction_watch: {job.counts.get('retraction_watch', 0):,} receipts written" in \
         capsys.readouterr().out
-    listed = client.get("/api/v1/jobs/?kind=citations.check_standing")
-    assert listed.status_code in (401, 403)     # operators only; what they see is the row above
 
 
 @pytest.mark.django_db
