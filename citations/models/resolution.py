@@ -25,15 +25,17 @@ class CitedWork(models.Model):
     """A canonical scholarly work a reference can be linked to (the record's cited_work.work_id)."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    doi = models.CharField(max_length=255, null=True, blank=True, unique=True, help_text="Lower case.")
-    arxiv_id = models.CharField(max_length=40, null=True, blank=True, unique=True)
+    # Unique by constraints (Meta), not unique=True: that would add a second, LIKE-pattern index of
+    # each column on PostgreSQL, which nothing here queries and every imported work pays for.
+    doi = models.CharField(max_length=255, null=True, blank=True, help_text="Lower case.")
+    arxiv_id = models.CharField(max_length=40, null=True, blank=True)
     title = models.TextField(null=True, blank=True)
     year = models.SmallIntegerField(null=True, blank=True)
     venue = models.TextField(null=True, blank=True)
     metadata_source = models.CharField(max_length=40, null=True, blank=True)
     snapshot_observed_at = models.DateTimeField()
     paper = models.ForeignKey(Paper, on_delete=models.PROTECT, null=True, blank=True, related_name="works",
-                              help_text="The held paper this work is, when it is one.")
+                              db_index=False, help_text="The held paper this work is, when it is one.")
     # What fuzzy resolution weighs besides the title (citations/works/): the evidence
     # biblio-glutton uses, as the source gave it when the work was first observed.
     first_author = models.CharField(max_length=100, null=True, blank=True, help_text="Family name, as the source gives it.")
@@ -45,7 +47,13 @@ class CitedWork(models.Model):
 
     class Meta:
         db_table = "cited_works"
+        constraints = [
+            models.UniqueConstraint(fields=["doi"], name="cited_works_doi_key"),
+            models.UniqueConstraint(fields=["arxiv_id"], name="cited_works_arxiv_id_key"),
+        ]
         indexes = [
+            # Works that are held papers: a few among millions, so only they are indexed.
+            models.Index(fields=["paper"], name="work_of_paper", condition=Q(paper__isnull=False)),
             # DatabaseStore: a reference with no usable title, by its volume and first page.
             models.Index(fields=["volume", "first_page"], name="work_by_volume_page",
                          condition=Q(first_page__isnull=False)),
@@ -74,7 +82,8 @@ class WorkIdentifier(models.Model):
 
     kind = models.CharField(max_length=16, choices=IdentifierKind.choices)
     value = models.CharField(max_length=255, help_text="Normalised: DOIs lower case, arXiv ids without version.")
-    work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, related_name="identifiers")
+    work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, related_name="identifiers",
+                             db_index=False)      # indexed by identifiers_of_work below
     source = models.CharField(max_length=40, help_text="Who asserted it: crossref, openalex, dblp, arxiv...")
     observed_at = models.DateTimeField()
 
@@ -150,19 +159,28 @@ class TitleKey(models.Model):
     candidates among millions of titles by index lookup instead of a scan."""
 
     key = models.CharField(max_length=200)
-    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, null=True, blank=True, related_name="title_keys")
-    work = models.ForeignKey(CitedWork, on_delete=models.CASCADE, null=True, blank=True, related_name="title_keys")
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, null=True, blank=True, related_name="title_keys",
+                              db_index=False)
+    # No foreign-key constraint and no index of its own: a work's keys are written only in the
+    # transaction that creates the work or reads it (citations/works/importer.py, resolution/index.py),
+    # and works are never deleted (cited_works is append-only, citations/append_only.py), so a key
+    # cannot outlive its work; the per-row check at commit was a quarter of import_works' time
+    # (bench/works.py). Keys are read by key, through work_key_once.
+    work = models.ForeignKey(CitedWork, on_delete=models.CASCADE, null=True, blank=True, related_name="title_keys",
+                             db_constraint=False, db_index=False)
 
     class Meta:
         db_table = "title_keys"
         constraints = [
             models.CheckConstraint(condition=Q(paper__isnull=False) | Q(work__isnull=False), name="title_key_has_owner"),
             models.UniqueConstraint(fields=["key", "paper"], condition=Q(paper__isnull=False), name="paper_key_once"),
-            models.UniqueConstraint(fields=["key", "work"], condition=Q(work__isnull=False), name="work_key_once"),
+            # Over every row (a paper's keys have no work, and NULLs never clash): DatabaseStore.by_title_keys()
+            # reads candidates sharing a key through it, so the keys need no index of their own.
+            models.UniqueConstraint(fields=["key", "work"], name="work_key_once"),
         ]
         indexes = [
-            # DatabaseStore.by_title_keys(): candidates sharing a key.
-            models.Index(fields=["key"], name="title_key_lookup"),
+            # A paper's keys, when index_titles refiles them (works' keys are never refiled by owner).
+            models.Index(fields=["paper"], name="title_keys_of_paper", condition=Q(paper__isnull=False)),
         ]
 
 

@@ -114,7 +114,7 @@ def find_identifiers(text: str) -> list[Identifier]:
         suffix = value.split("/", 1)[1] if "/" in value else ""
         if suffix.isdigit():
             continue              # "doi:10.1145/ 2020": a number after a cut DOI may be the year
-        if len(value) <= MAX_DOI_LENGTH and re.match(r"^10\.[0-9]{4,9}/\S+$", value):
+        if len(value) <= MAX_DOI_LENGTH and _DOI_SHAPE.match(value):
             add(Identifier("doi", value, True, match.group(0), match.span()))
     for match in _DOI_NO_SUFFIX.finditer(text):
         add(Identifier("doi", match.group("doi").lower(), False, match.group(0), match.span(),
@@ -135,7 +135,7 @@ def find_identifiers(text: str) -> list[Identifier]:
         value = match.group("doi").rstrip(_TRAILING).lower()
         if not any(ch.isalnum() for ch in value):
             continue              # "doi: ." - the label with no DOI printed after it names nothing
-        if free(match.span()) and not re.match(r"^10\.[0-9]{4,9}/\S+$", value):
+        if free(match.span()) and not _DOI_SHAPE.match(value):
             add(Identifier("doi", value, False, match.group(0), match.span(), "not of the form 10.NNNN/suffix"))
     # Bare arXiv ids last, so the digits of a DOI or a labelled id are never read as one.
     for match in _ARXIV_BARE_OLD.finditer(text):
@@ -154,11 +154,14 @@ def find_identifiers(text: str) -> list[Identifier]:
     return sorted(found, key=lambda identifier: identifier.span)
 
 
+_DOI_SPELLING = re.compile(r"^(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)", re.I)
+_DOI_SHAPE = re.compile(r"^10\.[0-9]{4,9}/\S+$")
+
+
 def normalise_doi(text: str) -> str | None:
     """A DOI from any of its spellings (doi:, https://doi.org/, case), or None if it is not one."""
-    value = re.sub(r"^(?:doi\s*[:.]?\s*|https?://(?:dx\.)?doi\.org/)", "", text.strip(), flags=re.I)
-    value = _doi_value(value)
-    if not re.match(r"^10\.[0-9]{4,9}/\S+$", value):
+    value = _doi_value(_DOI_SPELLING.sub("", text.strip()))
+    if not _DOI_SHAPE.match(value):
         return None
     return value
 

@@ -1,7 +1,8 @@
-"""Keeping the title blocking keys in step with the titles the store knows."""
+"""Keeping held papers' title blocking keys in step with their titles (works are filed under theirs
+by the importer that creates them, citations/works/importer.py)."""
 from collections.abc import Iterable
 
-from citations.models import CitedWork, PaperSnapshot, TitleKey
+from citations.models import PaperSnapshot, TitleKey
 from citations.resolution.text import title_blocking_keys
 
 BATCH = 2000
@@ -22,16 +23,3 @@ def index_paper_titles(*, paper_ids: Iterable[int]) -> int:
         TitleKey.objects.bulk_create(rows, ignore_conflicts=True)
         added += len(rows)
     return added
-
-
-def index_work_titles(*, work_ids: Iterable) -> int:
-    """File the titles of canonical works that are not held papers (those are filed as papers)."""
-    work_ids = list(set(work_ids))
-    wanted = {(key, work_id)
-              for work_id, title in CitedWork.objects.filter(id__in=work_ids, paper__isnull=True, title__isnull=False)
-              .values_list("id", "title")
-              for key in title_blocking_keys(title)}
-    held = set(TitleKey.objects.filter(work_id__in=work_ids).values_list("key", "work_id"))
-    rows = [TitleKey(key=key, work_id=work_id) for key, work_id in wanted - held]
-    TitleKey.objects.bulk_create(rows, ignore_conflicts=True)
-    return len(rows)

@@ -1,16 +1,19 @@
 """What a source reader yields: one work as one source states it, checked before it is stored."""
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from citations.ingest import RejectedLine
 from citations.models import IdentifierKind
 from citations.resolution.identifiers import normalise_doi
+from citations.resolution.text import title_blocking_keys
 from citations.validation import OutOfRange, clean_text
 
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
 EARLIEST_YEAR, LATEST_YEAR = 1600, 2200
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:v\d+)?(?:\.pdf)?$", re.I)
+_PAGE_RANGE = re.compile(r"\s*[-–—,]\s*")
 _DOI_URL = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", re.I)
 
 
@@ -32,6 +35,12 @@ class WorkRecord:
 
     def ids_of(self, kind: str) -> list[str]:
         return [value for k, value in self.identifiers if k == kind]
+
+    @cached_property
+    def title_keys(self) -> frozenset[str]:
+        """The blocking keys the work is filed under if it is new (computed once: the importer
+        asks for them in its reading thread, while the database writes the batch before)."""
+        return frozenset(title_blocking_keys(self.title)) if self.title else frozenset()
 
 
 def doi_of(text) -> str | None:
@@ -122,7 +131,7 @@ def first_page_of(pages) -> str | None:
     """'148' of '148-51' or '148–151'."""
     if pages is None:
         return None
-    first = re.split(r"\s*[-–—,]\s*", str(pages).strip(), maxsplit=1)[0]
+    first = _PAGE_RANGE.split(str(pages).strip(), maxsplit=1)[0]
     return short_field(first, what="first page")
 
 

@@ -102,3 +102,44 @@ def test_a_gzip_file_is_read_the_same_through_the_reading_thread(tmp_path, monke
     assert dict(report.rejected) == {"not JSON": 1} and report.examples["not JSON"] == 11
     again = import_works(gzip.open(path, "rb"), source="crossref")
     assert not again.created.get("works") and again.unchanged == 10
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the array parameter is the PostgreSQL path")
+def test_identifiers_are_found_whether_or_not_they_hold_the_separator_the_lookup_splits_on():
+    work = CitedWork.objects.create(snapshot_observed_at="2025-01-01T00:00:00Z")
+    for value in ("journals/x/A\x1fB", "10.1234/plain"):
+        WorkIdentifier.objects.create(kind="dblp", value=value, work=work, source="dblp",
+                                      observed_at="2025-01-01T00:00:00Z")
+    for values in (["10.1234/plain", "10.1234/unknown"], ["journals/x/A\x1fB", "10.1234/plain"]):
+        sql, params = importer._any_of(values)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT value FROM work_identifiers WHERE value = {sql}", params)
+            assert {value for value, in cursor.fetchall()} == set(values) - {"10.1234/unknown"}
+
+
+# What an imported work costs on disk: each index here is written once per work or per title key.
+# A column's unique=True on PostgreSQL adds a LIKE-pattern copy of its index, and a foreign key its
+# own index; these are the ones the lookups use, and no more.
+WORKS_INDEXES = {
+    "cited_works": {"cited_works_pkey", "cited_works_doi_key", "cited_works_arxiv_id_key", "work_by_volume_page",
+                    "work_of_paper"},
+    "work_identifiers": {"work_identifiers_pkey", "identifier_names_one_work", "identifiers_of_work"},
+    "title_keys": {"title_keys_pkey", "work_key_once", "paper_key_once", "title_keys_of_paper"},
+}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="index sizes matter on PostgreSQL")
+@pytest.mark.parametrize("table", sorted(WORKS_INDEXES))
+def test_the_works_tables_carry_only_the_indexes_their_lookups_use(table):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = %s::regclass", [table])
+        assert {name for name, in cursor.fetchall()} == WORKS_INDEXES[table]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="query plans are PostgreSQL's")
+def test_candidates_sharing_a_title_key_are_read_by_index():
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN SELECT key, paper_id, work_id FROM title_keys WHERE key = ANY(%s)", [["f:a b"]])
+        plan = " ".join(line for line, in cursor.fetchall())
+    assert "work_key_once" in plan
