@@ -37,6 +37,8 @@ STORE = "*"
 LISTS = "lists:"
 LIST_SHARDS = 16
 LIST_KEYS = tuple(f"{LISTS}{n}" for n in range(LIST_SHARDS))
+JOBS = "jobs:"
+JOB_KEYS = tuple(f"{JOBS}{n}" for n in range(LIST_SHARDS))
 GENERATIONS = RecordGeneration._meta.db_table
 log = logging.getLogger(__name__)
 
@@ -119,11 +121,18 @@ def lists_changed() -> None:
     _bump([])
 
 
-def _bump(keys: list[str]) -> None:
-    # The lists' generation is the sum of LIST_SHARDS counters, and a writer bumps one of them at
+def jobs_changed() -> None:
+    """What the jobs list shows changes with the current transaction (citations/models/jobs.py calls
+    it on every write of a job): a counter of its own, so a running job's progress does not empty
+    the cache of every other list."""
+    _bump([], shards=JOBS)
+
+
+def _bump(keys: list[str], *, shards: str = LISTS) -> None:
+    # A list's generation is the sum of LIST_SHARDS counters, and a writer bumps one of them at
     # random: writers on many workers then seldom wait on each other's row lock, and a reader's
     # one-statement sum still changes with every committed write.
-    keys = sorted({*keys, f"{LISTS}{random.randrange(LIST_SHARDS)}"})
+    keys = sorted({*keys, f"{shards}{random.randrange(LIST_SHARDS)}"})
     # One upsert, keys in a fixed order so two writers lock shared rows in the same order.
     # The row locks are held to the end of the writer's transaction: that is what makes a
     # reader that sees the new data also see the new generation.
@@ -135,9 +144,18 @@ def _bump(keys: list[str]) -> None:
 
 def lists_generation() -> int:
     """The API lists' generation: one indexed read of LIST_SHARDS rows."""
+    return _sum_of(LIST_KEYS)
+
+
+def jobs_generation() -> int:
+    """The jobs list's generation, read as lists_generation()."""
+    return _sum_of(JOB_KEYS)
+
+
+def _sum_of(keys: tuple[str, ...]) -> int:
     with connection.cursor() as cursor:         # plain SQL, as generation_of
-        cursor.execute(f"SELECT SUM(value) FROM {GENERATIONS} WHERE key IN ({', '.join(['%s'] * len(LIST_KEYS))})",
-                       list(LIST_KEYS))
+        cursor.execute(f"SELECT SUM(value) FROM {GENERATIONS} WHERE key IN ({', '.join(['%s'] * len(keys))})",
+                       list(keys))
         return cursor.fetchone()[0] or 0
 
 

@@ -6,6 +6,8 @@ read before it was built, so the next response of every process shows the write.
 one read of LIST_SHARDS counter rows; a miss builds the page as before. A page differs by its full
 address (host and scheme too: its next/previous links are absolute) and by whether the reader is
 staff (audit entries name curators only for staff). Only JSON pages that answered 200 are kept.
+The jobs list has a generation of its own, bumped by every write of a job (citations/models/jobs.py),
+so a running job's progress, which operators poll, never empties the other lists' pages.
 
 Consumers who walk a whole list hit mostly distinct pages, which are built each time; the cache
 is for the pages read again and again (the first page of a list or a filter, a popular paper's).
@@ -15,19 +17,20 @@ import hashlib
 from django.conf import settings
 from django.http import HttpResponse
 
-from citations.record_cache import LocalBodies, cache_get, cache_set, lists_generation
+from citations.record_cache import LocalBodies, cache_get, cache_set, jobs_generation, lists_generation
 
 local_pages = LocalBodies(capacity=settings.API_PAGE_LOCAL_ENTRIES)
 CONTENT_TYPE = "application/json"
 
 
-def cached_list_page(view, request, build) -> HttpResponse:
-    """The page `build()` answers (a DRF Response), rendered once per generation."""
+def cached_list_page(view, request, build, generation_of=lists_generation) -> HttpResponse:
+    """The page `build()` answers (a DRF Response), rendered once per generation (generation_of():
+    the lists', or the jobs list's own)."""
     if request.accepted_renderer.format != "json":
         return build()                              # the browsable API: built each time
     address = hashlib.sha256(request.build_absolute_uri().encode()).hexdigest()[:32]
     key = f"api:page:{view.basename}:{int(request.user.is_staff)}:{address}"
-    generation = lists_generation()
+    generation = generation_of()
     body = local_pages.get(key, generation)
     if body is None:
         body = cache_get(f"{key}:{generation}")
@@ -43,7 +46,16 @@ def cached_list_page(view, request, build) -> HttpResponse:
 
 
 class CachedListMixin:
-    """list() served by cached_list_page."""
+    """list() served by cached_list_page, under list_generation()."""
+
+    list_generation = staticmethod(lists_generation)
 
     def list(self, request, *args, **kwargs):
-        return cached_list_page(self, request, lambda: super(CachedListMixin, self).list(request, *args, **kwargs))
+        return cached_list_page(self, request, lambda: super(CachedListMixin, self).list(request, *args, **kwargs),
+                                self.list_generation)
+
+
+class CachedJobListMixin(CachedListMixin):
+    """The jobs list, under its own generation (citations/models/jobs.py bumps it on every job write)."""
+
+    list_generation = staticmethod(jobs_generation)

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 
 from citations.api import serializers as s
 from citations.api.errors import Conflict
-from citations.api.page_cache import CachedListMixin, cached_list_page
+from citations.api.page_cache import CachedJobListMixin, CachedListMixin, cached_list_page
 from citations.api.filters import (ChangeFilter, CitedWorkFilter, JobFilter, ObservationFilter, OverrideFilter,
                                    StandingEventFilter)
 from citations.api.parsers import PARSERS
@@ -287,7 +287,7 @@ def _committed(entry, request) -> Response:
 
 
 @extend_schema_view(list=extend_schema(summary="Background jobs (operators)"), retrieve=extend_schema(summary="A job"))
-class JobViewSet(viewsets.ReadOnlyModelViewSet):
+class JobViewSet(CachedJobListMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Job.objects.all()
     serializer_class = s.JobSerializer
     permission_classes = [CanViewJobs]

@@ -11,6 +11,38 @@ class JobState(models.TextChoices):
     FAILED = "failed", "failed"
 
 
+class JobQuerySet(models.QuerySet):
+    """Writes of jobs that tell the jobs list's cache, in the writer's transaction (as Job.save does),
+    so an operator's next look at /api/v1/jobs/ shows them."""
+
+    def update(self, **kwargs):
+        with transaction.atomic(savepoint=False):
+            changed = super().update(**kwargs)
+            if changed:
+                _jobs_changed()
+        return changed
+
+    def bulk_create(self, objs, *args, **kwargs):
+        with transaction.atomic(savepoint=False):
+            created = super().bulk_create(objs, *args, **kwargs)
+            if created:
+                _jobs_changed()
+        return created
+
+    def delete(self):
+        with transaction.atomic(savepoint=False):
+            deleted = super().delete()
+            if deleted[0]:
+                _jobs_changed()
+        return deleted
+
+
+def _jobs_changed() -> None:
+    from citations.record_cache import jobs_changed      # (record_cache reads the models)
+
+    jobs_changed()
+
+
 class Job(models.Model):
     """One run of a background job (a resolution over papers, a source sync...), split in chunks."""
 
@@ -33,6 +65,8 @@ class Job(models.Model):
                                          help_text="When the broker last accepted this job's message; empty: not yet.")
     dispatches = models.PositiveIntegerField(default=0, help_text="Messages sent for this job (re-sends included).")
 
+    objects = JobQuerySet.as_manager()
+
     class Meta:
         db_table = "jobs"
         ordering = ["-created_at"]
@@ -44,6 +78,17 @@ class Job(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.state}, {self.done_chunks}/{self.total_chunks})"
+
+    def save(self, *args, **kwargs):
+        with transaction.atomic(savepoint=False):
+            super().save(*args, **kwargs)
+            _jobs_changed()
+
+    def delete(self, *args, **kwargs):
+        with transaction.atomic(savepoint=False):
+            deleted = super().delete(*args, **kwargs)
+            _jobs_changed()
+        return deleted
 
     @property
     def progress(self) -> float:

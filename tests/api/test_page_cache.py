@@ -73,3 +73,55 @@ def test_with_the_cache_down_pages_are_built_from_the_database(client, store, se
     settings.CACHES = CLOSED_PORT_CACHE
     local_pages.clear()
     assert len(client.get("/api/v1/observations/").json()["results"]) == 3
+
+
+# --- the jobs list: cached under its own generation, which every write of a job bumps -----------------
+
+
+def jobs_listed(api) -> list[tuple]:
+    return [(j["id"], j["state"], j["done_chunks"], j["total_chunks"])
+            for j in api.get("/api/v1/jobs/").json()["results"]]
+
+
+def test_a_jobs_progress_shows_in_the_next_page_though_the_page_was_cached(operator_api, store,
+                                                                             django_assert_num_queries):
+    from citations.models import Job, JobChunk
+
+    job = Job.objects.create(kind="citations.resolve", total_chunks=2)
+    JobChunk.objects.bulk_create([JobChunk(job=job, index=n) for n in range(2)])
+    assert jobs_listed(operator_api) == [(job.pk, "queued", 0, 2)]
+    # Cached: the token, the permission, the jobs list's generation; no read of the jobs.
+    with django_assert_num_queries(3):
+        assert jobs_listed(operator_api) == [(job.pk, "queued", 0, 2)]
+    first, second = job.chunks.order_by("index")
+    assert first.claim()                                    # a queryset update of the job
+    assert jobs_listed(operator_api) == [(job.pk, "running", 0, 2)]
+    first.complete({"references": 3})                       # Job.save
+    assert jobs_listed(operator_api) == [(job.pk, "running", 1, 2)]
+    second.complete({})
+    assert jobs_listed(operator_api) == [(job.pk, "succeeded", 2, 2)]
+    later = Job.objects.create(kind="standing.sync")
+    assert [row[0] for row in jobs_listed(operator_api)] == [later.pk, job.pk]
+
+
+def test_a_running_job_does_not_empty_the_cache_of_the_other_lists(client, store, django_assert_num_queries):
+    from citations.models import Job
+
+    assert len(client.get("/api/v1/observations/").json()["results"]) == 3
+    Job.objects.create(kind="citations.resolve", total_chunks=1)
+    Job.objects.filter(kind="citations.resolve").update(state="running")
+    with django_assert_num_queries(1):                      # still cached: the lists' generation only
+        assert len(client.get("/api/v1/observations/").json()["results"]) == 3
+
+
+def test_a_job_write_that_rolls_back_leaves_the_cached_page_right(operator_api, store):
+    from django.db import transaction
+
+    from citations.models import Job
+
+    job = Job.objects.create(kind="citations.resolve", total_chunks=1)
+    assert jobs_listed(operator_api) == [(job.pk, "queued", 0, 1)]
+    with pytest.raises(RuntimeError), transaction.atomic():
+        Job.objects.filter(pk=job.pk).update(state="failed")
+        raise RuntimeError("the worker died before it committed")
+    assert jobs_listed(operator_api) == [(job.pk, "queued", 0, 1)]
