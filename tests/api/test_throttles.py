@@ -1,0 +1,59 @@
+"""Rate limits count every request once, however many workers serve the client, and say when to
+come back; with the cache down they let requests through."""
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+
+from citations.api import throttles
+from tests.api.conftest import token_client
+from tests.faults.test_cache_outage import CLOSED_PORT_CACHE
+
+pytestmark = pytest.mark.usefixtures("db")
+
+
+@pytest.fixture
+def rates(settings):
+    cache.clear()
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "3/minute",
+                                                                                    "user": "5/minute"}}
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The throttles' time, set by the test: 10 s into a minute."""
+    now = {"t": 1_800_000_010.0}
+    monkeypatch.setattr(throttles.AnonThrottle, "timer", lambda self: now["t"])
+    monkeypatch.setattr(throttles.UserThrottle, "timer", lambda self: now["t"])
+    return now
+
+
+def test_a_user_gets_the_rate_per_window_and_retry_after_names_the_windows_end(rates, clock):
+    api = token_client(User.objects.create_user("reader"))
+    statuses = [api.get("/api/v1/papers/").status_code for _ in range(6)]
+    assert statuses == [200] * 5 + [429]
+    refused = api.get("/api/v1/papers/")
+    assert refused.status_code == 429 and refused["Retry-After"] == "50"
+    clock["t"] += 50                                      # the next minute
+    assert api.get("/api/v1/papers/").status_code == 200
+
+
+def test_every_process_counts_into_one_counter(rates, clock):
+    """Two workers serving one client (two throttle instances, as two processes have) share its count."""
+    api = token_client(User.objects.create_user("reader"))
+    request = api.get("/api/v1/papers/").wsgi_request
+    workers = [throttles.UserThrottle(), throttles.UserThrottle()]
+    allowed = [workers[n % 2].allow_request(request, None) for n in range(8)]
+    assert allowed == [True] * 4 + [False] * 4             # 1 request above plus 4 here: 5 a minute
+
+
+def test_clients_have_their_own_allowance(rates, clock, client):
+    ada, bob = (token_client(User.objects.create_user(name)) for name in ("ada", "bob"))
+    assert [ada.get("/api/v1/papers/").status_code for _ in range(6)][-1] == 429
+    assert bob.get("/api/v1/papers/").status_code == 200
+    assert [client.get("/api/v1/papers/").status_code for _ in range(4)] == [200, 200, 200, 429]
+
+
+def test_with_the_cache_down_requests_are_let_through(rates, clock, settings):
+    settings.CACHES = CLOSED_PORT_CACHE
+    api = token_client(User.objects.create_user("reader"))
+    assert {api.get("/api/v1/papers/").status_code for _ in range(8)} == {200}
