@@ -426,14 +426,14 @@ def fill_store(url: str, size: int, source: TitleSource, seed: int) -> None:
                     copy.write_row((n, paper_arxiv_id(n), T0))
             print(f"  ... snapshots ({time.perf_counter() - started:.0f} s)", flush=True)
             with cur.copy("COPY paper_snapshots (id, paper_id, observed_at, title, submitted_at, last_updated, "
-                          "latest_version, primary_category, categories, authors, doi, journal_ref, source) "
+                          "latest_version, primary_category, categories, authors, doi, journal_ref, source, revision) "
                           "FROM STDIN") as copy:
                 titles = source.titles(seed)
                 for n in range(1, size + 1):
                     submitted = paper_submitted(n)
                     category = categories[n % len(categories)]
                     copy.write_row((n, n, T0, next(titles), submitted, submitted, 1, category, category,
-                                    "A. Author, B. Author", paper_doi(n), None, "arxiv_metadata"))
+                                    "A. Author, B. Author", paper_doi(n), None, "arxiv_metadata", 0))
             print(f"  ... title keys ({time.perf_counter() - started:.0f} s)", flush=True)
             key_id = 0
             with cur.copy("COPY title_keys (id, key, paper_id) FROM STDIN") as copy:
