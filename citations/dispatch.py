@@ -32,7 +32,8 @@ from citations.models import Job, JobChunk, JobState
 
 log = logging.getLogger(__name__)
 # The task that runs a chunk, by the kind of its job.
-CHUNK_TASKS = {"resolve": "citations.resolve_chunk", "dump_records": "citations.dump_chunk"}
+CHUNK_TASKS = {"resolve": "citations.resolve_chunk", "dump_records": "citations.dump_chunk",
+               "ingest_files": "citations.ingest_file_chunk"}
 DISPATCH_GRACE = timedelta(seconds=10)
 UNFINISHED = (JobState.QUEUED, JobState.RUNNING)
 

@@ -31,7 +31,7 @@ from citations.models import (
     ReferenceExtraction,
     ResolutionState,
 )
-from citations.models.references import ExtractionOrigin
+from citations.models.references import REFERENCE_SOURCES, ExtractionOrigin
 from citations.record_cache import records_changed, records_of_papers_changed
 from citations.resolution.index import index_paper_titles
 from citations.papers_current import papers_changed
@@ -45,7 +45,6 @@ MAX_REFERENCES = 5000
 MAX_VERSION = 1000
 MAX_REASONS = 100          # distinct rejection reasons kept apart; the rest are counted together
 OTHER_REASONS = f"other reasons (only the first {MAX_REASONS} reasons are told apart)"
-REFERENCE_SOURCES = ("pdf_text", "latex", "grobid", "crossref")
 # What a damaged input file raises while it is read: not gzip, ends early, corrupt inside.
 FILE_ERRORS = (OSError, EOFError, zlib.error)
 # What a database raises for a row it will not store; a driver refuses text it cannot encode
@@ -358,10 +357,13 @@ class ReferenceList:
     version: int
     source: str
     references: tuple[tuple[int, str], ...]
+    pages: tuple[int | None, ...] = ()        # the PDF page each reference starts on, when read from one
 
     @property
     def digest(self) -> str:
         body = {"source": self.source, "references": [{"index": i, "raw": r} for i, r in self.references]}
+        if any(self.pages):         # (lists without pages keep the digests they always had)
+            body["pages"] = list(self.pages)
         return "sha256:" + hashlib.sha256(canonical_bytes(body)).hexdigest()
 
 
@@ -433,10 +435,11 @@ def ingest_reference_list(item: ReferenceList, *, observed_at: datetime | None =
             paper_version=version, source=item.source, origin=ExtractionOrigin.INGEST, observed_at=observed_at,
             content_digest=digest)
         references = []
-        for index, raw in item.references:
+        pages = item.pages or (None,) * len(item.references)
+        for (index, raw), page in zip(item.references, pages, strict=True):
             parsed = parse_reference(raw)
             references.append(PaperReference(
-                extraction=extraction, reference_index=index, raw_text=raw, title=parsed.title, year=parsed.year,
+                extraction=extraction, reference_index=index, raw_text=raw, page=page, title=parsed.title, year=parsed.year,
                 authors=list(parsed.authors), venue=parsed.venue, arxiv_id=parsed.arxiv_id, doi=parsed.doi,
                 identifiers=[i.as_json() for i in parsed.identifiers], parser=PARSER_NAME, observed_at=observed_at,
             ))

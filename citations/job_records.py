@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from citations.models import Job, JobState
 
-CHUNK_TASKS = {"citations.resolve_chunk", "citations.dump_chunk"}
+CHUNK_TASKS = {"citations.resolve_chunk", "citations.dump_chunk", "citations.ingest_file_chunk"}
 # The sweep runs every minute: its runs are not jobs of their own (what it sends is).
 UNRECORDED = CHUNK_TASKS | {"citations.sweep_jobs"}
 

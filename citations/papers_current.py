@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from citations.models.current import PaperCurrent
+from citations.models.references import source_rank_sql
 from citations.record_cache import lists_changed
 
 TABLE = PaperCurrent._meta.db_table
@@ -22,7 +23,7 @@ _SELECT = """SELECT p.id,
          ORDER BY s.observed_at DESC, s.revision DESC LIMIT 1),
         (SELECT e.id FROM reference_extractions e JOIN paper_versions v ON v.id = e.paper_version_id
          WHERE v.paper_id = p.id AND e.observed_at <= %s
-         ORDER BY v.version DESC, e.observed_at DESC, e.id DESC LIMIT 1),
+         ORDER BY v.version DESC, """ + source_rank_sql("e") + """, e.observed_at DESC, e.id DESC LIMIT 1),
         %s
     FROM papers p"""
 _COLUMNS = "paper_id, snapshot_id, reference_list_id, changed_at"

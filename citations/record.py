@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from citations.canonical import canonical_bytes, context_digest, observation_digest
 from citations.models import CitedWork, Paper, ResolutionState
+from citations.models.references import source_rank_sql
 from citations.models.resolution import LINKING_STATES
 from citations.timestamps import long_date, render_z, truncate_to_minute
 
@@ -283,7 +284,7 @@ def _outbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
             WHERE r.extraction_id = (
                 SELECT e2.id FROM reference_extractions e2 JOIN paper_versions v2 ON v2.id = e2.paper_version_id
                 WHERE v2.paper_id = %(paper)s AND e2.observed_at <= %(cutoff)s
-                ORDER BY v2.version DESC, e2.observed_at DESC, e2.id DESC LIMIT 1)
+                ORDER BY v2.version DESC, {source_rank_sql("e2")}, e2.observed_at DESC, e2.id DESC LIMIT 1)
               AND r.observed_at <= %(cutoff)s
             ORDER BY r.reference_index, r.id
             LIMIT {CAPS["outbound"]}""",
@@ -311,7 +312,7 @@ def _inbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
               AND r.extraction_id = (
                 SELECT e2.id FROM reference_extractions e2
                 WHERE e2.paper_version_id = e.paper_version_id AND e2.observed_at <= %(cutoff)s
-                ORDER BY e2.observed_at DESC, e2.id DESC LIMIT 1)
+                ORDER BY {source_rank_sql("e2")}, e2.observed_at DESC, e2.id DESC LIMIT 1)
             ORDER BY cp.arxiv_id{_text_collation()}, v.version, r.reference_index, r.id
             LIMIT {CAPS["inbound"]}""",
         _params(cutoff, paper=paper_id),

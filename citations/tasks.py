@@ -55,6 +55,20 @@ def dump_chunk(chunk_id: int) -> dict:
     return run_dump_chunk(chunk_id)
 
 
+@shared_task(name="citations.ingest_file_chunk", base=ChunkTask, **RETRY)
+def ingest_file_chunk(chunk_id: int) -> dict:
+    """Read one file of a bulk run (a PDF or a source package) into its paper's reference list, and
+    resolve it (citations/extraction/paper_files.py); a chunk already done is skipped."""
+    from citations.extraction.paper_files import run_file_chunk
+
+    chunk = JobChunk.objects.get(pk=chunk_id)
+    if not chunk.claim():
+        return {"skipped": "already done"}
+    counts = run_file_chunk(chunk)
+    chunk.complete(counts)
+    return counts
+
+
 @shared_task(name="citations.dump_records", **RETRY)
 def dump_records_task() -> dict:
     """Plan a dump of every current record and send its parts to the workers (Celery beat, daily)."""

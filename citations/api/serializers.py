@@ -2,6 +2,7 @@
 from rest_framework import serializers
 
 from citations.models import CitedWork, Job, Paper, PaperReference, ScholarlyWorkEvent
+from citations.models.references import PDF_TEXT, REFERENCE_SOURCES
 from citations.record import record_links
 from curation.models import Override, OverrideField
 from curation.services import MAX_REASON, active_overrides
@@ -191,7 +192,7 @@ class ReferenceInputSerializer(serializers.Serializer):
 
 class ReferenceListSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=1, max_value=1000)
-    source = serializers.ChoiceField(choices=["pdf_text", "latex", "grobid", "crossref"], default="pdf_text")
+    source = serializers.ChoiceField(choices=list(REFERENCE_SOURCES), default=PDF_TEXT)
     references = ReferenceInputSerializer(many=True, allow_empty=False, max_length=5000)
 
 

@@ -6,6 +6,27 @@ from django.db import models
 from citations.models.papers import PaperVersion
 
 
+# Where a reference list came from (ReferenceExtraction.source; the record's observation `source`).
+PDF_TEXT, LATEX_BBL, LATEX_BIB = "pdf_text", "latex_bbl", "latex_bib"
+REFERENCE_SOURCES = (PDF_TEXT, LATEX_BBL, LATEX_BIB, "latex", "grobid", "crossref")
+# The authors' own bibliography (from the arXiv source package) beats text read off the PDF: when a
+# version has both, its record shows the source's list, whichever was read last; the PDF's list
+# stays stored beside it as evidence. Among lists of one rank the newest wins, as before.
+FROM_SOURCE_PACKAGE = (LATEX_BBL, LATEX_BIB, "latex")
+
+
+def source_rank_sql(alias: str) -> str:
+    """SQL ordering a version's lists best first (ASC): 0 for the source package's, 1 for the rest."""
+    listed = ", ".join(f"'{source}'" for source in FROM_SOURCE_PACKAGE)
+    return f"CASE WHEN {alias}.source IN ({listed}) THEN 0 ELSE 1 END"
+
+
+def source_rank():
+    """source_rank_sql() for the ORM."""
+    return models.Case(models.When(source__in=FROM_SOURCE_PACKAGE, then=0), default=1,
+                       output_field=models.IntegerField())
+
+
 class ExtractionOrigin(models.TextChoices):
     INGEST = "ingest", "ingested reference list"
     RECORD_IMPORT = "record_import", "read from a v1 record"
@@ -54,6 +75,7 @@ class PaperReference(models.Model):
     extraction = models.ForeignKey(ReferenceExtraction, on_delete=models.PROTECT, related_name="references")
     reference_index = models.PositiveIntegerField(help_text="Position in the citing version's list, as parsed.")
     raw_text = models.TextField(null=True, blank=True, help_text="The reference as extracted, when known.")
+    page = models.PositiveIntegerField(null=True, blank=True, help_text="The PDF page it starts on, when read from one.")
     title = models.TextField(null=True, blank=True)
     year = models.SmallIntegerField(null=True, blank=True)
     authors = models.JSONField(default=list, blank=True)

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from citations.arxiv_ids import arxiv_doi
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, ReferenceExtraction
+from citations.models.references import source_rank
 from citations.record_cache import records_of_papers_changed
 from citations.resolution.current import links_written
 from citations.resolution.locators import find_locator
@@ -63,10 +64,11 @@ def reference_fields(reference: PaperReference, overrides: dict | None = None) -
 
 
 def current_reference_ids(*, paper_ids: Iterable[int]) -> list:
-    """References of the newest extraction of every version of these papers (what records show)."""
+    """References of the current list of every version of these papers (what records show: the
+    source package's before the PDF's, then the newest)."""
     newest = (
         ReferenceExtraction.objects.filter(paper_version_id=OuterRef("extraction__paper_version_id"))
-        .order_by("-observed_at", "-id").values("id")[:1]
+        .order_by(source_rank(), "-observed_at", "-id").values("id")[:1]
     )
     return list(
         PaperReference.objects.filter(extraction__paper_version__paper_id__in=list(paper_ids),

@@ -74,6 +74,16 @@ def test_a_reference_with_raw_text_shows_it_as_the_source_gave_it(logged_in, db)
     assert f'<blockquote id="raw-text"' in html and reference.raw_text in html
 
 
+def test_a_reference_read_from_a_pdf_shows_the_page_it_starts_on(logged_in, db):
+    from citations.ingest import ReferenceList, ingest_reference_list
+
+    make_paper("2501.00004")
+    _, [reference_id] = ingest_reference_list(ReferenceList("2501.00004", 1, "pdf_text",
+                                                            ((1, "A. Author. A title. 2020."),), pages=(14,)))
+    html = logged_in.get(f"{CHANGELIST}{reference_id}/change/").content.decode()
+    assert "(index 1, pdf_text, page 14 of the PDF)" in html
+
+
 def test_identical_entries_are_told_apart_by_their_index(logged_in, access_date):
     html = logged_in.get(f"{CHANGELIST}{access_date.pk}/change/").content.decode()
     twins = (access_date.extraction.references.filter(title=access_date.title).exclude(pk=access_date.pk)
