@@ -124,7 +124,7 @@ def test_bad_reference_lines_are_counted_and_skipped_whole(held):
         "no valid arxiv_id": 1, "paper not held: import its arXiv metadata first": 1,
         "version is not a positive integer": 1,
         "a reference's raw text is empty or longer than 10,000 characters": 1,
-        "source is not one of pdf_text, latex, grobid, crossref": 1, "references is not a non-empty list": 1}
+        "source is not one of pdf_text, latex_bbl, latex_bib, latex, grobid, crossref": 1, "references is not a non-empty list": 1}
     assert report.created["references"] == 1
     assert PaperReference.objects.count() == 1
 
