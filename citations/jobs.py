@@ -25,12 +25,16 @@ def plan_resolution(*, arxiv_ids: list[str] | None = None, chunk_papers: int = D
     else:
         paper_ids = papers_with_references()
     chunks = [paper_ids[i:i + chunk_papers] for i in range(0, len(paper_ids), chunk_papers)]
+    return plan_chunks(RESOLVE, {"arxiv_ids": arxiv_ids or "all", "chunk_papers": chunk_papers},
+                       [{"paper_ids": ids} for ids in chunks])
+
+
+def plan_chunks(kind: str, arguments: dict, payloads: list[dict]) -> Job:
+    """A job of one chunk per payload, in one transaction; a job with nothing to do is done at once."""
     with transaction.atomic():
-        job = Job.objects.create(kind=RESOLVE, arguments={"arxiv_ids": arxiv_ids or "all", "chunk_papers": chunk_papers},
-                                 total_chunks=len(chunks))
-        JobChunk.objects.bulk_create([JobChunk(job=job, index=n, payload={"paper_ids": ids})
-                                      for n, ids in enumerate(chunks)])
-        if not chunks:
+        job = Job.objects.create(kind=kind, arguments=arguments, total_chunks=len(payloads))
+        JobChunk.objects.bulk_create([JobChunk(job=job, index=n, payload=payload) for n, payload in enumerate(payloads)])
+        if not payloads:
             Job.objects.filter(pk=job.pk).update(state=JobState.SUCCEEDED, started_at=timezone.now(),
                                                  finished_at=timezone.now())
     return job

@@ -39,6 +39,7 @@ CAPS = {"database_statements": 6, "inbound": 100, "outbound": 100}
 REFUSAL = "A citation records a reference. It does not transfer a finding from one paper to another."
 STATES = tuple(sorted(ResolutionState.values))
 REFERENCE_SOURCES = "paper_references, paper_reference_links"
+_LIST_RANK = source_rank_sql("e2")       # a version's lists, best first
 STANDING_SOURCES = "scholarly_work_events, retraction_status_cache"
 
 # Standing-notice reasons (docs/record-v1.md, "Standing notice").
@@ -284,7 +285,7 @@ def _outbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
             WHERE r.extraction_id = (
                 SELECT e2.id FROM reference_extractions e2 JOIN paper_versions v2 ON v2.id = e2.paper_version_id
                 WHERE v2.paper_id = %(paper)s AND e2.observed_at <= %(cutoff)s
-                ORDER BY v2.version DESC, {source_rank_sql("e2")}, e2.observed_at DESC, e2.id DESC LIMIT 1)
+                ORDER BY v2.version DESC, {_LIST_RANK}, e2.observed_at DESC, e2.id DESC LIMIT 1)
               AND r.observed_at <= %(cutoff)s
             ORDER BY r.reference_index, r.id
             LIMIT {CAPS["outbound"]}""",
@@ -312,7 +313,7 @@ def _inbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
               AND r.extraction_id = (
                 SELECT e2.id FROM reference_extractions e2
                 WHERE e2.paper_version_id = e.paper_version_id AND e2.observed_at <= %(cutoff)s
-                ORDER BY {source_rank_sql("e2")}, e2.observed_at DESC, e2.id DESC LIMIT 1)
+                ORDER BY {_LIST_RANK}, e2.observed_at DESC, e2.id DESC LIMIT 1)
             ORDER BY cp.arxiv_id{_text_collation()}, v.version, r.reference_index, r.id
             LIMIT {CAPS["inbound"]}""",
         _params(cutoff, paper=paper_id),

@@ -21,10 +21,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.db import transaction
-
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from citations.ingest import MAX_REFERENCES, MAX_VERSION, ReferenceList, RejectedLine, ingest_reference_list
+from citations.jobs import plan_chunks
 from citations.models import Job, JobChunk, Paper, PaperSnapshot
 from citations.models.references import PDF_TEXT
 from citations.validation import OutOfRange, clean_text
@@ -205,17 +204,7 @@ def plan_files(*, kind: str, paths: list[Path]) -> tuple[Job, list[str]]:
             continue
         chunks.append({"kind": kind, "arxiv_id": arxiv_id, "version": version or latest_version(arxiv_id),
                        "path": str(path.resolve())})
-    with transaction.atomic():
-        job = Job.objects.create(kind=JOB_KIND, arguments={"kind": kind, "files": len(chunks), "skipped": len(skipped)},
-                                 total_chunks=len(chunks))
-        JobChunk.objects.bulk_create([JobChunk(job=job, index=n, payload=payload) for n, payload in enumerate(chunks)])
-        if not chunks:
-            from django.utils import timezone
-
-            from citations.models import JobState
-
-            Job.objects.filter(pk=job.pk).update(state=JobState.SUCCEEDED, started_at=timezone.now(),
-                                                 finished_at=timezone.now())
+    job = plan_chunks(JOB_KIND, {"kind": kind, "files": len(chunks), "skipped": len(skipped)}, chunks)
     return job, skipped
 
 

@@ -7,14 +7,12 @@ command follows its progress (or returns at once with --no-wait).
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
-from tqdm import tqdm
 
 from citations.extraction.paper_files import (
     FileRefused, ingest_paper_file, latest_version, plan_files, target_of,
 )
 from citations.job_records import command_job
-from citations.jobs import enqueue_job, runs_eagerly
-from citations.management.progress import follow_job
+from citations.management.progress import run_chunked_job
 from citations.models import Job, JobState
 
 SHOWN_REFUSALS = 20
@@ -80,21 +78,11 @@ class FileIngestCommand(BaseCommand):
         if len(skipped) > SHOWN_REFUSALS:
             self.stdout.write(f"  ... and {len(skipped) - SHOWN_REFUSALS:,} more skipped")
         self.stdout.write(f"job #{job.pk}: {job.total_chunks:,} {self.noun}s, one chunk each")
-        if runs_eagerly():
-            from citations.tasks import ingest_file_chunk
+        from citations.tasks import ingest_file_chunk
 
-            chunks = list(job.chunks.order_by("index").values_list("id", flat=True))
-            for chunk_id in tqdm(chunks, desc=f"reading {self.noun}s", unit="file", disable=not self.stderr.isatty()):
-                ingest_file_chunk.apply(args=[chunk_id], throw=True)
-        else:
-            enqueue_job(job)
-            if job.chunks.filter(done=False, dispatched_at=None).exists():
-                raise CommandError(f"job #{job.pk} is recorded, but the broker did not take it; the sweep sends it "
-                                   f"when the broker answers (follow it with: python manage.py jobs {job.pk})")
-            if no_wait:
-                self.stdout.write(f"enqueued; follow it with: python manage.py jobs {job.pk}")
-                return
-            follow_job(job, description=f"reading {self.noun}s")
+        if not run_chunked_job(self, job, ingest_file_chunk, description=f"reading {self.noun}s", unit="file",
+                               no_wait=no_wait):
+            return
         self._summary(Job.objects.get(pk=job.pk), skipped=len(skipped))
 
     def _summary(self, job: Job, *, skipped: int) -> None:

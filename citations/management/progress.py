@@ -47,3 +47,24 @@ def follow_job(job, *, description: str) -> None:
             if job.state in (JobState.SUCCEEDED, JobState.FAILED):
                 return
             time.sleep(1)
+
+
+def run_chunked_job(command, job, task, *, description: str, unit: str = "chunk", no_wait: bool = False) -> bool:
+    """A planned chunked job run to its end: here, chunk by chunk, on the embedded default; else sent
+    to the workers and followed (or left to them with no_wait: False is returned then)."""
+    from citations.jobs import enqueue_job, runs_eagerly
+
+    if runs_eagerly():
+        chunks = list(job.chunks.order_by("index").values_list("id", flat=True))
+        for chunk_id in tqdm(chunks, desc=description, unit=unit, disable=not command.stderr.isatty()):
+            task.apply(args=[chunk_id], throw=True)
+        return True
+    enqueue_job(job)
+    if job.chunks.filter(done=False, dispatched_at=None).exists():
+        raise CommandError(f"job #{job.pk} is recorded, but the broker did not take it; the sweep sends it "
+                           f"when the broker answers (follow it with: python manage.py jobs {job.pk})")
+    if no_wait:
+        command.stdout.write(f"enqueued; follow it with: python manage.py jobs {job.pk}")
+        return False
+    follow_job(job, description=description)
+    return True

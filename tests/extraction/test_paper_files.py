@@ -1,14 +1,12 @@
 """ingest_source and ingest_pdf from an operator's side: a paper's own files become its reference list,
 the source package's list is the one its record shows, and a file that cannot be read is refused
 with its reason while everything stored before stays as it was."""
-import io
-import tarfile
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from citations.extraction.paper_files import FileOutcome, ingest_paper_file, target_of
+from citations.extraction.paper_files import ingest_paper_file, target_of
 from citations.ingest import ReferenceList, ingest_reference_list
 from citations.models import Job, JobState, PaperReference, ReferenceExtraction
 from citations.record import build_record
@@ -137,7 +135,6 @@ def test_a_name_that_names_no_paper_is_refused(text):
 def test_an_unknown_kind_of_file_is_a_programming_error(paper, tmp_path):
     with pytest.raises(ValueError, match="unknown kind"):
         ingest_paper_file(kind="docx", arxiv_id=PAPER, version=1, path=tmp_path / "x")
-    assert isinstance(FileOutcome(PAPER, 1, "pdf", "x").target, str)
 
 
 def test_a_doi_the_entry_links_to_but_does_not_print_is_kept_for_resolution():

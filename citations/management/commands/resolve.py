@@ -1,8 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
-from tqdm import tqdm
 
-from citations.jobs import DEFAULT_CHUNK_PAPERS, enqueue_job, plan_resolution, runs_eagerly
-from citations.management.progress import follow_job
+from citations.jobs import DEFAULT_CHUNK_PAPERS, plan_resolution
+from citations.management.progress import run_chunked_job
 from citations.models import Job, JobState, Paper
 from citations.tasks import resolve_chunk
 
@@ -26,19 +25,8 @@ class Command(BaseCommand):
         except Paper.DoesNotExist as error:
             raise CommandError(str(error)) from None
         self.stdout.write(f"job #{job.pk}: {job.total_chunks} chunk(s) of up to {chunk_papers} papers")
-        if runs_eagerly():
-            chunks = list(job.chunks.order_by("index").values_list("id", flat=True))
-            for chunk_id in tqdm(chunks, desc="resolving", unit="chunk", disable=not self.stderr.isatty()):
-                resolve_chunk.apply(args=[chunk_id], throw=True)
-        else:
-            enqueue_job(job)
-            if job.chunks.filter(done=False, dispatched_at=None).exists():
-                raise CommandError(f"job #{job.pk} is recorded, but the broker did not take it; the sweep sends it "
-                                   f"when the broker answers (follow it with: python manage.py jobs {job.pk})")
-            if no_wait:
-                self.stdout.write(f"enqueued; follow it with: python manage.py jobs {job.pk}")
-                return
-            follow_job(job, description="resolving")
+        if not run_chunked_job(self, job, resolve_chunk, description="resolving", no_wait=no_wait):
+            return
         self._summary(Job.objects.get(pk=job.pk))
 
     def _summary(self, job):
