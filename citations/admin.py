@@ -30,8 +30,9 @@ from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
 from citations.resolution.text import title_blocking_keys
 from citations.validation import EARLIEST, LATEST
-from curation.forms import BulkReasonForm, OverrideForm, ReasonForm
+from curation.forms import BulkReasonForm, OverrideForm, ReasonForm, SplitForm
 from curation.models import Override, OverrideField
+from curation.segmentation import correction_of, join_with_next, split_reference, successors
 from curation.services import (
     OverrideRefused,
     active_overrides,
@@ -145,7 +146,10 @@ class Queue:
 
     def waiting(self) -> Q:
         """Members still waiting for a decision."""
-        waiting = self.members & ~Q(current__state__in=LINKING_STATES)
+        # A reference a curator cut anew (split, joined, or carried into the corrected list) is
+        # decided here: its successor in the corrected list waits in its place.
+        waiting = (self.members & ~Q(current__state__in=LINKING_STATES)
+                   & ~Exists(PaperReference.objects.filter(derived_from=OuterRef("pk"))))
         if self.decided_by is None:
             return waiting & Q(current__curated=False)
         deciding = Override.objects.in_force().filter(
@@ -362,6 +366,8 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             path("<uuid:object_id>/override/", wrap(self.override_view), name="citations_paperreference_override"),
             path("<uuid:object_id>/withdraw/<int:override_id>/", wrap(self.withdraw_view),
                  name="citations_paperreference_withdraw"),
+            path("<uuid:object_id>/split/", wrap(self.split_view), name="citations_paperreference_split"),
+            path("<uuid:object_id>/join/", wrap(self.join_view), name="citations_paperreference_join"),
             path("queues/", wrap(self.queues_view), name="citations_paperreference_queues"),
         ] + super().get_urls()
 
@@ -391,6 +397,14 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         context = {
             "reference": reference,
             "label": reference_label(reference),
+            # Segmentation: what replaced this list, or what this curated list corrects.
+            "correction": correction_of(reference.extraction_id),
+            "successors": successors(reference),
+            "derived_from": reference.derived_from,
+            "has_next": PaperReference.objects.filter(extraction_id=reference.extraction_id).filter(
+                Q(reference_index__gt=reference.reference_index)
+                | Q(reference_index=reference.reference_index, pk__gt=reference.pk)).exists(),
+            "split_form": SplitForm(initial={"revision": revision}),
             "citing_links": arxiv_links(version.paper.arxiv_id, version.version),
             "citing_title": PaperSnapshot.objects.filter(paper_id=version.paper_id).newest_first()
                             .values_list("title", flat=True).first(),
@@ -492,6 +506,46 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
                                               "observed value shows again.", reference_label(reference),
                                               entry.withdraws_id, entry.get_absolute_url(), entry.pk))
         return HttpResponseRedirect(back)
+
+    def split_view(self, request, object_id):
+        return self._segmentation_view(request, object_id, split=True)
+
+    def join_view(self, request, object_id):
+        return self._segmentation_view(request, object_id, split=False)
+
+    def _segmentation_view(self, request, object_id, *, split: bool):
+        if not can_curate(request.user):
+            raise PermissionDenied("Only curators can correct how a reference list is cut.")
+        reference = get_object_or_404(PaperReference.objects.select_related("extraction__paper_version__paper"),
+                                      pk=object_id)
+        back = self._back(request, reference.pk)
+        if request.method != "POST":
+            return HttpResponseRedirect(back)
+        form = (SplitForm if split else ReasonForm)(request.POST)
+        what = "Not split" if split else "Not joined"
+        if not form.is_valid():
+            messages.error(request, f"{what} ({reference_label(reference)}): " + "; ".join(
+                f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+            return HttpResponseRedirect(back)
+        arguments = {"reference_id": reference.pk, "reason": form.cleaned_data["reason"], "curator": request.user,
+                     "expected_revision": form.cleaned_data["revision"]}
+        try:
+            entry = (split_reference(before=form.cleaned_data["before"], **arguments) if split
+                     else join_with_next(**arguments))
+        except OverrideRefused as error:
+            messages.error(request, f"{what} ({reference_label(reference)}): {' '.join(error.messages)}")
+            return HttpResponseRedirect(back)
+        done = (f"split in two, [{entry.parts[0].reference_index}] and [{entry.parts[1].reference_index}]" if split
+                else f"joined with the next one into [{entry.parts[0].reference_index}]")
+        left = ""
+        if entry.not_carried:
+            left = (" Not carried over, as they were about the text before the cut: "
+                    + ", ".join(f"#{e.pk} ({e.get_field_display()})" for e in entry.not_carried) + ".")
+        messages.success(request, format_html(
+            "Saved: {} {} in a corrected list (audit entry <a href=\"{}\">#{}</a>); the other references were "
+            "carried over with their resolutions and overrides, and the new ones are being resolved.{}",
+            reference_label(reference), done, entry.get_absolute_url(), entry.pk, left))
+        return HttpResponseRedirect(self._back(request, entry.parts[0].pk))
 
     def queue_rows(self) -> list[dict]:
         """Every queue with its count and its list's address (one statement)."""

@@ -27,3 +27,12 @@ class ReasonForm(forms.Form):
 class BulkReasonForm(forms.Form):
     reason = forms.CharField(max_length=MAX_REASON, widget=forms.Textarea(attrs={"rows": 2, "cols": 70}),
                              help_text="Required; recorded on each reference's audit entry.")
+
+
+class SplitForm(forms.Form):
+    """"Split here": the words the second reference begins with, as the raw text shows them."""
+
+    before = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 50}),
+                             help_text="Copy the first words of the second reference from the raw text above.")
+    reason = forms.CharField(max_length=MAX_REASON, widget=forms.TextInput(attrs={"size": 50}))
+    revision = forms.IntegerField(widget=forms.HiddenInput)

@@ -2,7 +2,8 @@
 
 An Override row is one audit entry: a curator set a field of a reference (title, year, "not a
 scholarly work", or its link) from one value to another, for a reason, at a time; or withdrew
-such an entry. Rows are only ever added (PostgreSQL enforces it with a trigger, admin and the
+such an entry; or corrected the list's segmentation (split one reference in two, joined one
+with the next: curation/segmentation.py), which writes a corrected list the entry names. Rows are only ever added (PostgreSQL enforces it with a trigger, admin and the
 services never update or delete). For each reference and field, the newest entry decides: a
 `set` is in force, a `withdraw` means the observed value shows again.
 """
@@ -11,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from citations.models import CitedWork, Paper, PaperReference
+from citations.models import CitedWork, Paper, PaperReference, ReferenceExtraction
 
 
 class OverrideField(models.TextChoices):
@@ -19,6 +20,14 @@ class OverrideField(models.TextChoices):
     YEAR = "year", "year"
     NOT_A_WORK = "not_a_work", "not a scholarly work"
     LINK = "link", "link"
+    SPLIT = "split", "split in two"
+    JOIN = "join", "joined with the next"
+
+
+# Fields whose newest `set` entry is a value in force over the observation. A split or a join is
+# not: it is an event that wrote a corrected list, undone by the opposite correction, not withdrawn.
+VALUE_FIELDS = (OverrideField.TITLE, OverrideField.YEAR, OverrideField.NOT_A_WORK, OverrideField.LINK)
+SEGMENTATION_FIELDS = (OverrideField.SPLIT, OverrideField.JOIN)
 
 
 class OverrideAction(models.TextChoices):
@@ -31,7 +40,7 @@ class OverrideQuerySet(models.QuerySet):
         """Set entries that are the newest entry for their reference and field."""
         newer = Override.objects.filter(reference_id=models.OuterRef("reference_id"), field=models.OuterRef("field"),
                                         id__gt=models.OuterRef("id"))
-        return self.filter(action=OverrideAction.SET).exclude(models.Exists(newer))
+        return self.filter(action=OverrideAction.SET, field__in=VALUE_FIELDS).exclude(models.Exists(newer))
 
 
 class Override(models.Model):
@@ -44,6 +53,17 @@ class Override(models.Model):
     link_work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     previous_text = models.TextField(null=True, blank=True, help_text="What the field showed before.")
     previous_year = models.SmallIntegerField(null=True, blank=True)
+    split_at = models.PositiveIntegerField(null=True, blank=True,
+                                           help_text="A split: where, in the raw text, the second reference begins.")
+    # DO_NOTHING on the three below: a purge removes a version's lists, their references and these
+    # entries together (citations/purge.py), and PostgreSQL checks the constraints at commit.
+    join_with = models.ForeignKey(PaperReference, on_delete=models.DO_NOTHING, null=True, blank=True, related_name="+",
+                                  help_text="A join: the next reference, joined to this one.")
+    result_list = models.ForeignKey(ReferenceExtraction, on_delete=models.DO_NOTHING, null=True, blank=True,
+                                    related_name="+", help_text="A split or join: the corrected list it wrote.")
+    carried_from = models.ForeignKey("self", on_delete=models.DO_NOTHING, null=True, blank=True,
+                                     related_name="carried_to",
+                                     help_text="The entry of the corrected list this one carries over, unchanged.")
     withdraws = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True,
                                      related_name="withdrawal", help_text="The set entry this entry withdraws.")
     reason = models.TextField()
@@ -72,6 +92,12 @@ class Override(models.Model):
             models.CheckConstraint(
                 condition=~Q(action="set", field="link") | Q(link_paper__isnull=False) | Q(link_work__isnull=False),
                 name="link_override_has_target"),
+            models.CheckConstraint(
+                condition=~Q(field="split") | Q(action="set", split_at__gt=0, result_list__isnull=False),
+                name="split_names_its_place_and_list"),
+            models.CheckConstraint(
+                condition=~Q(field="join") | Q(action="set", join_with__isnull=False, result_list__isnull=False),
+                name="join_names_its_partner_and_list"),
         ]
         indexes = [
             # The record's and the resolver's lookups: newest entry per reference and field.
@@ -93,6 +119,10 @@ class Override(models.Model):
             return str(self.value_year)
         if self.field == OverrideField.NOT_A_WORK:
             return "not a scholarly work"
+        if self.field == OverrideField.SPLIT:
+            return f"split in two, the second beginning “{self.value_text}”"
+        if self.field == OverrideField.JOIN:
+            return f"joined with the next reference, “{self.value_text}”"
         if self.link_paper_id:
             return f"arXiv:{self.link_paper.arxiv_id}"
         return f"work {self.link_work_id}"

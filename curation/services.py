@@ -20,7 +20,7 @@ from citations.models import (CitedWork, IdentifierKind, Paper, PaperReference, 
 from citations.resolution.identifiers import normalise_doi
 from citations.resolution.store import ARXIV_DOI_PREFIX
 from citations.resolution.quality import EARLIEST_YEAR, title_problems
-from curation.models import Override, OverrideAction, OverrideField
+from curation.models import SEGMENTATION_FIELDS, VALUE_FIELDS, Override, OverrideAction, OverrideField
 
 CURATION_SOURCE = "curation"
 MAX_TITLE = 1000
@@ -219,7 +219,10 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
     """Override one field of a reference; raise OverrideRefused (nothing written) when it cannot be."""
     if not can_curate(curator):
         raise OverrideRefused("Only curators can override references.")
-    if field not in OverrideField.values:
+    if field in SEGMENTATION_FIELDS:
+        raise OverrideRefused("A split or a join is a correction of the list, not a value: use the reference's "
+                              "“split here” or “join with next” (curation/segmentation.py).", field="field")
+    if field not in VALUE_FIELDS:
         raise OverrideRefused(f"“{str(field)[:40]}” cannot be overridden (title, year, not_a_work or link).",
                               field="field")
     reason = clean_reason(reason)
@@ -257,6 +260,9 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
         target = Override.objects.select_related("reference").filter(pk=override_id).first()
         if target is None or target.action != OverrideAction.SET:
             raise OverrideRefused("There is no such override to withdraw.", field="override")
+        if target.field in SEGMENTATION_FIELDS:
+            raise OverrideRefused("A split or a join is not withdrawn: correct the list again (join the two parts, "
+                                  "or split the joined reference), with its own reason.", field="override")
         if target.curator_id != curator.pk and not curator.has_perm("curation.withdraw_any_override"):
             raise OverrideRefused("Curators withdraw their own overrides; ask an editor to withdraw another's.")
         reference = _locked(target.reference_id, expected_revision)

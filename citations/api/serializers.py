@@ -4,7 +4,7 @@ from rest_framework import serializers
 from citations.models import CitedWork, Job, Paper, PaperReference, ScholarlyWorkEvent
 from citations.models.references import PDF_TEXT, REFERENCE_SOURCES
 from citations.record import record_links
-from curation.models import Override, OverrideField
+from curation.models import VALUE_FIELDS, Override
 from curation.services import MAX_REASON, active_overrides
 
 
@@ -172,7 +172,7 @@ class OverrideCommittedSerializer(OverrideSerializer):
 
 class OverrideCreateSerializer(serializers.Serializer):
     reference = serializers.UUIDField(help_text="The observation id of the reference.")
-    field = serializers.ChoiceField(choices=OverrideField.values)
+    field = serializers.ChoiceField(choices=list(VALUE_FIELDS))
     value = serializers.CharField(required=False, allow_blank=True, max_length=1000,
                                   help_text="New title, year, or link (arXiv id or work id); omit for not_a_work.")
     reason = serializers.CharField(max_length=MAX_REASON)

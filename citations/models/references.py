@@ -30,6 +30,7 @@ def source_rank():
 class ExtractionOrigin(models.TextChoices):
     INGEST = "ingest", "ingested reference list"
     RECORD_IMPORT = "record_import", "read from a v1 record"
+    CURATION = "curation", "a curator's segmentation correction of another list"
 
 
 class ReferenceExtraction(models.Model):
@@ -45,6 +46,10 @@ class ReferenceExtraction(models.Model):
     observed_at = models.DateTimeField()
     content_digest = models.CharField(max_length=71, blank=True, default="",
                                       help_text="sha256 of the ingested list; a re-ingest of the same list is a no-op.")
+    # A curator's correction of a list's segmentation is a new list (curation/segmentation.py): this
+    # names the list it corrects. (DO_NOTHING: a purge removes a version's lists together.)
+    corrects = models.ForeignKey("self", on_delete=models.DO_NOTHING, null=True, blank=True, related_name="corrections",
+                                 help_text="The list this curated list corrects (origin curation only).")
 
     class Meta:
         db_table = "reference_extractions"
@@ -85,6 +90,9 @@ class PaperReference(models.Model):
     identifiers = models.JSONField(default=list, blank=True, help_text="Every identifier found, with its validity.")
     parser = models.CharField(max_length=40, help_text="What produced the parsed fields.")
     observed_at = models.DateTimeField()
+    derived_from = models.ForeignKey("self", on_delete=models.DO_NOTHING, null=True, blank=True, related_name="successors",
+                                     db_index=False, help_text="In a curated list: the reference of the corrected list this one was "
+                                                               "carried over, split or joined from.")
 
     class Meta:
         db_table = "paper_references"
@@ -93,6 +101,9 @@ class PaperReference(models.Model):
             models.Index(fields=["extraction", "reference_index"], name="reference_in_list_order"),
             # A works import re-resolves the references printing a DOI it has just learnt.
             models.Index(fields=["doi"], name="reference_by_doi", condition=models.Q(doi__isnull=False)),
+            # A corrected reference's page leads to its successors in the corrected list.
+            models.Index(fields=["derived_from"], name="reference_successors",
+                         condition=models.Q(derived_from__isnull=False)),
         ]
 
     def __str__(self) -> str:

@@ -24,7 +24,9 @@ _SELECT = """SELECT l.reference_id, l.id, l.state, l.resolver_source, l.cited_pa
     JOIN reference_extractions e ON e.id = r.extraction_id
     JOIN paper_versions v ON v.id = e.paper_version_id"""
 # An override in force: the newest entry for its reference and field sets a value.
+# (A split or join is not a value in force: curation.models.VALUE_FIELDS.)
 _CURATED = """EXISTS (SELECT 1 FROM curation_overrides o WHERE o.reference_id = {reference} AND o.action = 'set'
+    AND o.field IN ('title', 'year', 'not_a_work', 'link')
     AND NOT EXISTS (SELECT 1 FROM curation_overrides n WHERE n.reference_id = o.reference_id
                     AND n.field = o.field AND n.id > o.id))"""
 _CHUNK = 5000

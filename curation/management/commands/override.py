@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.models import PaperReference
-from curation.models import OverrideField
+from curation.models import VALUE_FIELDS, OverrideField
 from curation.services import OverrideRefused, apply_override, revision_of
 
 
@@ -13,7 +13,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("reference", metavar="REFERENCE_OBSERVATION_ID")
-        parser.add_argument("--field", required=True, choices=OverrideField.values)
+        parser.add_argument("--field", required=True, choices=list(VALUE_FIELDS))
         parser.add_argument("--value", help="The new title, year or link (arXiv id or work id).")
         parser.add_argument("--reason", required=True)
         parser.add_argument("--curator", required=True, metavar="USERNAME")
