@@ -111,6 +111,11 @@ class Override(models.Model):
         return f"{self.get_field_display()} of {self.reference_id} → {self.shown_value}"
 
     @property
+    def is_segmentation(self) -> bool:
+        """A split or a join: a correction that wrote a new list, not a value over the observation."""
+        return self.field in SEGMENTATION_FIELDS
+
+    @property
     def shown_value(self) -> str:
         """The value this entry set, as people read it."""
         if self.field == OverrideField.TITLE:

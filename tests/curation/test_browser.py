@@ -94,3 +94,44 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
     assert (work["title"], work["metadata_source"]) == ("Accessed: 2025-06", None)
     page.goto(f"{base}/admin/curation/override/")
     expect(page.locator("#changelist")).to_contain_text("3 overrides")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_curator_splits_two_references_run_together_and_the_record_shows_both(browser, transactional_db,
+                                                                                live_server, width):
+    from citations.ingest import ReferenceList, ingest_reference_list
+    from tests.curation.test_segmentation import CITING, EXTRACTED
+    from tests.factories import make_paper
+
+    make_paper(CITING)
+    ingest_reference_list(ReferenceList(CITING, 1, "pdf_text", EXTRACTED, pages=(9, 9, 9, 10)))
+    user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
+    user.groups.add(curators_group())
+    base = live_server.url
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(f"{base}/admin/login/")
+    page.fill("#id_username", "ada")
+    page.fill("#id_password", "pw-ada-123456")
+    page.click("input[type=submit]")
+    page.goto(f"{base}/admin/citations/paperreference/?q={CITING}")
+    page.click("#result_list a:text-is('[3]')")
+    expect(page.locator("#raw-text")).to_contain_text("Mohammad Shoeybi")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width       # no sideways scroll
+    save_screenshot(page, f"segmentation-1-reference-{width}")
+
+    page.fill("#id_before", "Mohammad Shoeybi")
+    page.fill("#split-reason", "Two references run together across a column break")
+    page.click("#split-form input[type=submit]")
+    expect(page.locator(".messagelist")).to_contain_text("split in two, [3] and [4]")
+    expect(page.locator("#derived-from")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    save_screenshot(page, f"segmentation-2-split-{width}")
+
+    page.goto(f"{base}/paper/{CITING}/citation-record.json")
+    record = json.loads(page.inner_text("body"))
+    assert [o["citation"]["reference_index"] for o in record["outbound"]] == [1, 2, 3, 4, 5]
+    page.goto(f"{base}/curation/overrides/")
+    expect(page.locator("table")).to_contain_text("split in two, the second beginning")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    save_screenshot(page, f"segmentation-3-audit-{width}")
