@@ -257,6 +257,8 @@ DEMO_DATA_DIR = Path(env_path("PITH_DEMO_DATA_DIR", str(BASE_DIR.parent / "share
 # Bulk dumps of every current record (citations/dumps.py): on storage every worker shares.
 DUMPS_DIR = Path(env_path("PITH_DUMPS_DIR", str(VAR_DIR / "dumps"), directory=True))
 DUMPS_KEEP = env_int("PITH_DUMPS_KEEP", 3, minimum=1)
+# Each server process freezes its heap after this many requests (pith/heap.py); 0 never does.
+GC_FREEZE_AFTER_REQUESTS = env_int("PITH_GC_FREEZE_AFTER_REQUESTS", 500, minimum=0)
 DUMP_HOUR = env_int("PITH_DUMP_HOUR", 3, minimum=0, maximum=23)   # UTC, daily
 CELERY_BEAT_SCHEDULE["dump-records"] = {"task": "citations.dump_records", "schedule": crontab(hour=DUMP_HOUR, minute=0)}
 CELERY_BEAT_SCHEDULE["sweep-jobs"] = {"task": "citations.sweep_jobs", "schedule": 60.0}
