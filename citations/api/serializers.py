@@ -185,6 +185,27 @@ class WithdrawSerializer(serializers.Serializer):
     revision = serializers.IntegerField(min_value=0)
 
 
+class CorrectionSerializer(serializers.Serializer):
+    """A join with the next reference of the list: the why, and the reference's revision as read."""
+
+    reason = serializers.CharField(max_length=MAX_REASON)
+    revision = serializers.IntegerField(min_value=0)
+
+
+class SplitSerializer(CorrectionSerializer):
+    before = serializers.CharField(max_length=300, help_text="The words the second reference begins with, as the "
+                                                             "raw text gives them (spaces and line breaks may differ).")
+
+
+class CorrectionCommittedSerializer(OverrideCommittedSerializer):
+    """The correction's audit entry, and the observation ids of the references it cut anew."""
+
+    observations = serializers.ListField(child=serializers.UUIDField(), read_only=True)
+
+    class Meta(OverrideCommittedSerializer.Meta):
+        fields = OverrideCommittedSerializer.Meta.fields + ("observations",)
+
+
 class ReferenceInputSerializer(serializers.Serializer):
     index = serializers.IntegerField(min_value=0, max_value=2_147_483_647)
     raw = serializers.CharField(max_length=10_000, trim_whitespace=False)

@@ -23,6 +23,7 @@ from citations.models import CitedWork, CurrentResolution, Job, Paper, PaperRefe
 from citations.presentation import standing_summary
 from citations.record import RecordUnavailable, build_record
 from curation.models import Override
+from curation.segmentation import join_with_next, split_reference
 from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
 
 # New-style ids, or old-style archive/NNNNNNN: nothing else may follow a slash, or the detail
@@ -174,6 +175,38 @@ class ObservationViewSet(viewsets.ReadOnlyModelViewSet):
     def revision(self, request, pk=None):
         reference = self.get_object()
         return Response({"observation_id": str(reference.pk), "revision": revision_of(reference.pk)})
+
+    @extend_schema(summary="Split a reference in two where the extractor ran two together (curators)",
+                   request=s.SplitSerializer, responses={201: s.CorrectionCommittedSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[IsCurator], parser_classes=PARSERS,
+            filter_backends=[], pagination_class=None)
+    def split(self, request, pk=None):
+        return self._correct(request, s.SplitSerializer, split_reference)
+
+    @extend_schema(summary="Join a reference with the next of its list, one reference cut in two (curators)",
+                   request=s.CorrectionSerializer, responses={201: s.CorrectionCommittedSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[IsCurator], parser_classes=PARSERS,
+            filter_backends=[], pagination_class=None)
+    def join(self, request, pk=None):
+        return self._correct(request, s.CorrectionSerializer, join_with_next)
+
+    def _correct(self, request, serializer, correct) -> Response:
+        reference = self.get_object()
+        body = serializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        data["expected_revision"] = data.pop("revision")
+        try:
+            entry = correct(reference_id=reference.pk, curator=request.user, **data)
+        except StaleRevision as error:
+            raise Conflict(error.message_for(request.user)) from None
+        except OverrideRefused as error:
+            if error.field == "revision":           # the list was corrected or replaced meanwhile
+                raise Conflict(" ".join(error.messages)) from None
+            raise ValidationError({error.field or "reference": error.messages}) from None
+        response = _committed(entry, request)
+        response.data["observations"] = [str(part.pk) for part in entry.parts]
+        return response
 
 
 def observations():
