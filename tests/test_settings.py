@@ -55,6 +55,7 @@ MALFORMED = {
     "PITH_DEMO_DATA_DIR": ["<file>"],
     "PITH_DUMPS_KEEP": ["0", "all"],
     "PITH_DUMP_HOUR": ["24", "3am"],
+    "PITH_GC_FREEZE_AFTER_REQUESTS": ["-1", "often"],
     "STANDING_RETRACTION_WATCH_FILE": ["<dir>"],
     "STANDING_CROSSREF_FILE": ["<dir>"],
     "RESOLUTION_PAUSE_SECONDS": ["nan", "inf", "-1", "a bit"],
