@@ -451,12 +451,16 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         preserved = request.GET.get("_changelist_filters")
         return f"{url}?{urlencode({'_changelist_filters': preserved})}" if preserved else url
 
-    def override_view(self, request, object_id):
+    def _posted_to(self, request, object_id, *, denied: str) -> tuple[PaperReference, str]:
+        """The reference a curator's form is posted to, and its page to go back to; 403 for anyone else."""
         if not can_curate(request.user):
-            raise PermissionDenied("Only curators can override references.")
+            raise PermissionDenied(denied)
         reference = get_object_or_404(PaperReference.objects.select_related("extraction__paper_version__paper"),
                                       pk=object_id)
-        back = self._back(request, reference.pk)
+        return reference, self._back(request, reference.pk)
+
+    def override_view(self, request, object_id):
+        reference, back = self._posted_to(request, object_id, denied="Only curators can override references.")
         if request.method != "POST":
             return HttpResponseRedirect(back)
         data = request.POST
@@ -482,11 +486,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         return HttpResponseRedirect(back)
 
     def withdraw_view(self, request, object_id, override_id):
-        if not can_curate(request.user):
-            raise PermissionDenied("Only curators can withdraw overrides.")
-        reference = get_object_or_404(PaperReference.objects.select_related("extraction__paper_version__paper"),
-                                      pk=object_id)
-        back = self._back(request, reference.pk)
+        reference, back = self._posted_to(request, object_id, denied="Only curators can withdraw overrides.")
         if request.method != "POST":
             return HttpResponseRedirect(back)
         form = ReasonForm(request.POST)
@@ -514,11 +514,8 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         return self._segmentation_view(request, object_id, split=False)
 
     def _segmentation_view(self, request, object_id, *, split: bool):
-        if not can_curate(request.user):
-            raise PermissionDenied("Only curators can correct how a reference list is cut.")
-        reference = get_object_or_404(PaperReference.objects.select_related("extraction__paper_version__paper"),
-                                      pk=object_id)
-        back = self._back(request, reference.pk)
+        reference, back = self._posted_to(request, object_id,
+                                          denied="Only curators can correct how a reference list is cut.")
         if request.method != "POST":
             return HttpResponseRedirect(back)
         form = (SplitForm if split else ReasonForm)(request.POST)

@@ -29,7 +29,7 @@ from citations.record_cache import records_of_papers_changed
 from citations.resolution.current import links_written
 from citations.resolution.parser import PARSER_NAME, parse_reference
 from curation.models import Override, OverrideAction, OverrideField
-from curation.services import OverrideRefused, can_curate, clean_reason, _locked
+from curation.services import OverrideRefused, can_curate, clean_reason, lock_reference
 
 MAX_RAW_TEXT = 10_000       # as citations/ingest.py accepts a reference
 SHOWN_OPENING = 80          # characters of the other part kept on the audit entry, for people to read
@@ -135,7 +135,7 @@ def successors(reference: PaperReference) -> list[PaperReference]:
 
 def correction_of(extraction_id) -> Override | None:
     """The audit entry of the correction that replaced this list, None while it stands."""
-    return (Override.objects.select_related("curator", "result_list")
+    return (Override.objects.select_related("curator")
             .filter(field__in=(OverrideField.SPLIT, OverrideField.JOIN), result_list__corrects_id=extraction_id)
             .first())
 
@@ -154,7 +154,7 @@ def _correct(*, reference_id, reason: str, curator, expected_revision: int, part
             raise OverrideRefused("There is no such reference.", field="reference")
         # The version first, as an ingest locks it: a new list and a correction cannot cross.
         PaperVersion.objects.select_for_update().filter(pk=listed[1]).first()
-        reference = _locked(reference_id, expected_revision)
+        reference = lock_reference(reference_id, expected_revision)
         extraction = ReferenceExtraction.objects.select_related("paper_version__paper").get(pk=listed[0])
         _refuse_unless_newest(extraction)
         in_order = list(PaperReference.objects.filter(extraction=extraction).order_by("reference_index", "id"))

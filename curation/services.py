@@ -236,7 +236,7 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
         target = value if isinstance(value, LinkTarget) else link_target(value)
         entry.link_paper, entry.link_work = target.paper, target.work
     with transaction.atomic():
-        reference = _locked(reference_id, expected_revision)
+        reference = lock_reference(reference_id, expected_revision)
         entry.reference = reference
         current = active_overrides(reference_ids=[reference.pk]).get(reference.pk, {})
         if field == OverrideField.NOT_A_WORK and current.get("not_a_work"):
@@ -265,7 +265,7 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
                                   "or split the joined reference), with its own reason.", field="override")
         if target.curator_id != curator.pk and not curator.has_perm("curation.withdraw_any_override"):
             raise OverrideRefused("Curators withdraw their own overrides; ask an editor to withdraw another's.")
-        reference = _locked(target.reference_id, expected_revision)
+        reference = lock_reference(target.reference_id, expected_revision)
         if not Override.objects.in_force().filter(pk=target.pk).exists():
             raise OverrideRefused("This override is no longer in force: it was withdrawn or replaced.",
                                   field="override")
@@ -278,7 +278,8 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
     return entry
 
 
-def _locked(reference_id, expected_revision: int) -> PaperReference:
+def lock_reference(reference_id, expected_revision: int) -> PaperReference:
+    """The reference, locked for this transaction; StaleRevision when its revision is no longer the one read."""
     reference = PaperReference.objects.select_for_update().filter(pk=reference_id).first()
     if reference is None:
         raise OverrideRefused("There is no such reference.", field="reference")
