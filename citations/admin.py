@@ -23,7 +23,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
-from citations.models import CitedWork, Job, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, StandingSourceSync
+from citations.models import (CitedWork, Job, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, StandingSourceSync,
+                              WorkRevision)
 from citations.models.resolution import LINKING_STATES, with_current_resolution
 from citations.presentation import STATE_LABELS
 from citations.resolution.matching import best_similarity
@@ -658,15 +659,22 @@ def _index_with_curation_queues(request, extra_context=None):
     return _django_index(request, extra_context)
 
 
-class SnapshotInline(admin.TabularInline):
-    model = PaperSnapshot
-    fields = ("observed_at", "title", "latest_version", "submitted_at", "last_updated", "doi", "source")
-    readonly_fields = fields
+class ReadOnlyInline(admin.TabularInline):
+    """Observations shown under the row they belong to: every field read-only, none added or deleted."""
+
     extra = 0
     can_delete = False
 
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
     def has_add_permission(self, request, obj=None):
         return False
+
+
+class SnapshotInline(ReadOnlyInline):
+    model = PaperSnapshot
+    fields = ("observed_at", "title", "latest_version", "submitted_at", "last_updated", "doi", "source")
 
 
 @admin.register(Paper)
@@ -684,10 +692,19 @@ class PaperReferenceLinkAdmin(ReadOnlyAdmin):
     date_hierarchy = "observed_at"
 
 
+class WorkRevisionInline(ReadOnlyInline):
+    """What later sources said of the work (the record shows the newest titled one)."""
+
+    model = WorkRevision
+    fields = ("observed_at", "source", "title", "year", "first_author", "container_title", "volume", "first_page")
+    ordering = ("-observed_at", "-id")
+
+
 @admin.register(CitedWork)
 class CitedWorkAdmin(ReadOnlyAdmin):
     list_display = ("title", "doi", "arxiv_id", "year", "metadata_source")
     search_fields = ("=doi", "=arxiv_id", "title")
+    inlines = [WorkRevisionInline]
 
 
 @admin.register(Job)

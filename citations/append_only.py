@@ -13,7 +13,7 @@ APPEND_ONLY_TABLES = [
     "papers", "paper_snapshots", "paper_versions", "reference_extractions", "paper_references",
     "paper_reference_links", "cited_works", "scholarly_work_events", "retraction_status_cache",
     "retraction_status_cache_events", "standing_source_syncs", "external_citation_measurements",
-    "curation_overrides", "observation_purges", "work_identifiers",
+    "curation_overrides", "observation_purges", "work_identifiers", "work_revisions",
 ]
 
 # Updates that are allowed, by table: the function that decides.

@@ -230,13 +230,25 @@ _WORK_DOI = """CASE WHEN w.doi IS NULL OR w.doi LIKE '10.48550/%%' THEN COALESCE
           AND wi.observed_at <= %(cutoff)s ORDER BY wi.observed_at, wi.id LIMIT 1), w.doi) ELSE w.doi END"""
 
 
+# A work's fields as its newest titled statement as of the cutoff gives them: a later source's
+# revision (citations/works/revisions.py: the title of a work first known by a notice's bare DOI),
+# else the work's first observation. A statement is shown whole, under the source that made it.
+_NEWEST_REVISION = """LEFT JOIN work_revisions wr ON wr.id = (
+                SELECT v2.id FROM work_revisions v2
+                WHERE v2.work_id = w.id AND v2.title IS NOT NULL AND v2.observed_at <= %(cutoff)s
+                ORDER BY v2.observed_at DESC, v2.id DESC LIMIT 1)"""
+_WORK_STATED = "CASE WHEN wr.id IS NULL THEN w.{} ELSE wr.{} END"
+
+
 def _observation_columns(snapshot_paper: str) -> str:
     """The columns of one observation row, in the order _Row reads them."""
     return f"""r.id, r.reference_index, {_ts("r.observed_at")}, r.title, r.year, r.raw_text, r.venue,
         e.source, v.version, l.state, l.resolver_source, {_ts("l.observed_at")},
         {snapshot_paper}.arxiv_id, ps.title, {_ts("ps.submitted_at")}, {_ts("ps.last_updated")},
         {_ts("ps.observed_at")}, ps.latest_version,
-        w.id, {_WORK_DOI}, w.arxiv_id, w.title, w.year, w.venue, w.metadata_source, {_ts("w.snapshot_observed_at")},
+        w.id, {_WORK_DOI}, w.arxiv_id, {_WORK_STATED.format("title", "title")}, {_WORK_STATED.format("year", "year")},
+        {_WORK_STATED.format("venue", "container_title")}, {_WORK_STATED.format("metadata_source", "source")},
+        {_ts(_WORK_STATED.format("snapshot_observed_at", "observed_at"))},
         ot.id, ot.value_text, oy.id, oy.value_year, onw.id,
         COUNT(*) OVER ()"""
 
@@ -281,6 +293,7 @@ def _outbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
             LEFT JOIN papers cp ON cp.id = l.cited_paper_id
             LEFT JOIN paper_snapshots ps ON ps.id = {_NEWEST_SNAPSHOT.format(paper="l.cited_paper_id")}
             LEFT JOIN cited_works w ON w.id = l.cited_work_id
+            {_NEWEST_REVISION}
             {_override_joins()}
             WHERE r.extraction_id = (
                 SELECT e2.id FROM reference_extractions e2 JOIN paper_versions v2 ON v2.id = e2.paper_version_id
@@ -306,6 +319,7 @@ def _inbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
             JOIN papers cp ON cp.id = v.paper_id
             LEFT JOIN paper_snapshots ps ON ps.id = {_NEWEST_SNAPSHOT.format(paper="v.paper_id")}
             LEFT JOIN cited_works w ON w.id = l.cited_work_id
+            {_NEWEST_REVISION}
             {_override_joins()}
             WHERE l.cited_paper_id = %(paper)s AND l.state IN ({linking}) AND l.observed_at <= %(cutoff)s
               AND v.paper_id <> %(paper)s AND r.observed_at <= %(cutoff)s

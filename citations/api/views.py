@@ -1,7 +1,7 @@
 """API v1 views: thin. Querysets state their joins; writes go through the services."""
 from django.conf import settings
 from django.db import DataError, IntegrityError, connection
-from django.db.models import F
+from django.db.models import F, Prefetch
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
@@ -19,7 +19,7 @@ from citations.api.permissions import HasPerm
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.ingest import RejectedLine, database_refusal, ingest_reference_list, reference_list
 from citations.jobs import enqueue_job, plan_resolution, runs_eagerly
-from citations.models import CitedWork, CurrentResolution, Job, Paper, PaperReference, ScholarlyWorkEvent
+from citations.models import CitedWork, CurrentResolution, Job, Paper, PaperReference, ScholarlyWorkEvent, WorkRevision
 from citations.presentation import standing_summary
 from citations.record import RecordUnavailable, build_record
 from curation.models import Override
@@ -240,7 +240,10 @@ class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
 @extend_schema_view(list=extend_schema(summary="Canonical cited works"), retrieve=extend_schema(summary="A work"))
 class CitedWorkViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
-    queryset = CitedWork.objects.select_related("paper")
+    # The page, then its works' revisions (one statement for the page, whatever its size).
+    queryset = CitedWork.objects.select_related("paper").prefetch_related(
+        Prefetch("revisions", queryset=WorkRevision.objects.order_by("-observed_at", "-id"),
+                 to_attr="revisions_newest_first"))
     serializer_class = s.CitedWorkSerializer
     filterset_class = CitedWorkFilter
     ordering_fields = ["snapshot_observed_at", "year"]

@@ -12,6 +12,7 @@ from citations.models.resolution import (
     ResolutionState,
     TitleKey,
     WorkIdentifier,
+    WorkRevision,
 )
 from citations.models.standing import (
     CitationMeasurement,
@@ -27,5 +28,5 @@ __all__ = [
     "CitationMeasurement", "CurrentResolution", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ObservationPurge", "Paper", "PaperReference", "PaperReferenceLink",
     "PaperCurrent", "PaperSnapshot", "PaperVersion", "ReceiptEvent", "RecordGeneration", "ReferenceExtraction", "ResolutionState",
     "RetractionStatusReceipt", "TitleKey",
-    "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus", "IdentifierKind", "WorkIdentifier",
+    "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus", "IdentifierKind", "WorkIdentifier", "WorkRevision",
 ]

@@ -103,6 +103,41 @@ class WorkIdentifier(models.Model):
         return f"{self.kind}:{self.value}"
 
 
+class WorkRevision(models.Model):
+    """A later statement of a work's metadata by a named source, dated: what a source said of a
+    work already in the store, when it adds something the store did not know (a title for a work
+    first known only by the DOI a notice named, a venue version's title and year for a preprint,
+    a source's corrected title). The work's own row stays as first observed; these rows are its
+    history (citations/works/revisions.py decides when one is written), so a record as of a time
+    shows the newest revision observed by then, and resolution weighs every title a source gave.
+    """
+
+    work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, related_name="revisions", db_index=False)
+    source = models.CharField(max_length=40, help_text="Who stated it: crossref, openalex, dblp, retraction_watch...")
+    observed_at = models.DateTimeField()
+    title = models.TextField(null=True, blank=True)
+    year = models.SmallIntegerField(null=True, blank=True)
+    first_author = models.CharField(max_length=100, null=True, blank=True)
+    container_title = models.TextField(null=True, blank=True)
+    volume = models.CharField(max_length=32, null=True, blank=True)
+    issue = models.CharField(max_length=32, null=True, blank=True)
+    first_page = models.CharField(max_length=32, null=True, blank=True)
+    work_type = models.CharField(max_length=40, null=True, blank=True)
+
+    class Meta:
+        db_table = "work_revisions"
+        indexes = [
+            # The record's newest revision of a work as of a time; the store's revisions of its candidates.
+            models.Index(fields=["work", "observed_at"], name="revisions_of_work"),
+            # Revisions by locator, as DatabaseStore.by_locator() reads the works' own (volume, first page).
+            models.Index(fields=["volume", "first_page"], name="revision_by_volume_page",
+                         condition=Q(first_page__isnull=False)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.work_id}: {self.source} @ {self.observed_at:%Y-%m-%d %H:%M}"
+
+
 class LinkQuerySet(models.QuerySet):
     def current(self, cutoff):
         """Only each reference's newest link observed by the cutoff: the resolution a record shows."""

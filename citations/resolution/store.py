@@ -12,7 +12,7 @@ from operator import or_
 from django.db.models import Q
 
 from citations.arxiv_ids import arxiv_doi
-from citations.models import CitedWork, IdentifierKind, Paper, PaperSnapshot, TitleKey, WorkIdentifier
+from citations.models import CitedWork, IdentifierKind, Paper, PaperSnapshot, TitleKey, WorkIdentifier, WorkRevision
 from citations.resolution.locators import normal_page, normal_volume
 from citations.resolution.matching import Candidate, ReferenceFields
 from citations.resolution.text import title_blocking_keys
@@ -145,10 +145,14 @@ class DatabaseStore:
         condition = reduce(or_, (Q(volume__in={volume, volume.upper()}, first_page__in={page, page.upper()})
                                  for volume, page in locators))
         found = set()
-        for work_id, volume, page in CitedWork.objects.filter(condition, first_page__isnull=False).order_by() \
-                .values_list("id", "volume", "first_page"):
+        printed = list(CitedWork.objects.filter(condition, first_page__isnull=False).order_by()
+                       .values_list("id", "volume", "first_page"))
+        # And where a later source says a work is printed (a preprint's journal version: revisions).
+        printed += WorkRevision.objects.filter(condition, first_page__isnull=False).order_by() \
+            .values_list("work_id", "volume", "first_page")
+        for work_id, volume, page in printed:
             locator = (normal_volume(volume), normal_page(page))
-            if locator in self._locator_works:
+            if locator in self._locator_works and str(work_id) not in self._locator_works[locator]:
                 self._locator_works[locator].append(str(work_id))
                 found.add(str(work_id))
         return found
@@ -193,16 +197,34 @@ class DatabaseStore:
                 dois[paper_id].add(doi)
             if author:
                 authors[paper_id].add(author)
+        paper_of_work = {w: p for p, w in works.items()}
         for work_id, value in WorkIdentifier.objects.filter(work_id__in=works.values(), kind=IdentifierKind.DOI) \
                 .order_by().values_list("work_id", "value"):
-            paper_id = next(p for p, w in works.items() if w == str(work_id))
-            dois[paper_id].add(value)
+            dois[paper_of_work[str(work_id)]].add(value)
+        # What later sources said of the paper's work: its journal version's title, year, first author.
+        for work_id, title, year, author, _, _, _ in self._revisions(works.values()):
+            paper_id = paper_of_work[work_id]
+            if title and title not in titles[paper_id]:
+                titles[paper_id].append(title)
+            if year:
+                years[paper_id].add(year)
+            if author:
+                authors[paper_id].add(author)
         for paper_id in paper_ids:
             dois[paper_id].add(arxiv_doi(arxiv[paper_id]))
             self._papers[paper_id] = Candidate(
                 paper_id=paper_id, work_id=works.get(paper_id), arxiv_id=arxiv[paper_id],
                 titles=tuple(titles[paper_id]), years=tuple(sorted(years[paper_id])), dois=tuple(sorted(dois[paper_id])),
                 first_authors=tuple(sorted(authors[paper_id])))
+
+    @staticmethod
+    def _revisions(work_ids) -> list[tuple]:
+        """(work id, title, year, first author, journal, volume, first page) of every revision of these works."""
+        if not work_ids:
+            return []
+        return [(str(work_id), *facts) for work_id, *facts in WorkRevision.objects.filter(
+            work_id__in=list(work_ids)).order_by("observed_at", "id").values_list(
+            "work_id", "title", "year", "first_author", "container_title", "volume", "first_page")]
 
     def _load_works(self, work_ids: set[str]) -> None:
         if not work_ids:
@@ -211,13 +233,26 @@ class DatabaseStore:
         for work_id, value in WorkIdentifier.objects.filter(work_id__in=work_ids, kind=IdentifierKind.DOI) \
                 .order_by().values_list("work_id", "value"):
             dois[str(work_id)].add(value)
-        for work_id, arxiv_id, title, year, doi, author, journal, volume, page in CitedWork.objects.filter(
-                id__in=work_ids).order_by().values_list("id", "arxiv_id", "title", "year", "doi", "first_author",
-                                                        "container_title", "volume", "first_page"):
-            key = str(work_id)
-            locator = (normal_volume(volume), normal_page(page))
+        # A work's first observation, then what later sources said of it (citations/works/revisions.py).
+        facts = defaultdict(list)
+        rows = CitedWork.objects.filter(id__in=work_ids).order_by().values_list(
+            "id", "arxiv_id", "paper_id", "doi", "title", "year", "first_author", "container_title", "volume",
+            "first_page")
+        own = {}
+        for work_id, arxiv_id, paper_id, doi, *stated in rows:
+            own[str(work_id)] = (arxiv_id, paper_id, doi)
+            facts[str(work_id)].append(stated)
+        for work_id, *stated in self._revisions(own):
+            facts[work_id].append(stated)
+        for key, (arxiv_id, paper_id, doi) in own.items():
+            titles, years, authors, locators, journals = [], [], [], [], []
+            for title, year, author, journal, volume, page in facts[key]:
+                locator = (normal_volume(volume), normal_page(page))
+                for values, value in ((titles, title), (years, year), (authors, author),
+                                      (locators, locator if all(locator) else None), (journals, journal)):
+                    if value and value not in values:
+                        values.append(value)
             self._works[key] = Candidate(
-                paper_id=None, work_id=key, arxiv_id=arxiv_id, titles=(title,) if title else (),
-                years=(year,) if year else (), dois=tuple(sorted(dois[key] | ({doi} if doi else set()))),
-                first_authors=(author,) if author else (), locators=(locator,) if all(locator) else (),
-                journals=(journal,) if journal else ())
+                paper_id=paper_id, work_id=key, arxiv_id=arxiv_id, titles=tuple(titles), years=tuple(years),
+                dois=tuple(sorted(dois[key] | ({doi} if doi else set()))), first_authors=tuple(authors),
+                locators=tuple(locators), journals=tuple(journals))

@@ -9,8 +9,9 @@ held arXiv paper joins that paper's work, so a reference to the paper's DOI reac
 
 Importing a file again writes nothing. A batch is one transaction; on PostgreSQL its rows go in
 with COPY (the works, their identifiers, their title keys), which is what makes a dump of tens of
-millions of works an afternoon's import. A work is kept as first observed: a later record of the
-same work adds identifiers, not a rewrite of its fields.
+millions of works an afternoon's import. A work's row is kept as first observed: a later record of
+the same work adds identifiers, and, when it says something not known of the work yet (a title for a
+work first known by a notice's bare DOI, a venue version's year), a dated revision (revisions.py).
 
 Speed (bench/works.py): the file is parsed in a thread ahead of the writes, so Python reads the next
 batch while PostgreSQL writes this one; the COPY rows are plain text joined into one buffer per table
@@ -34,7 +35,9 @@ from citations.ingest import IngestReport, RejectedLine
 from citations.models import CitedWork, IdentifierKind, Paper, PaperReference, TitleKey, WorkIdentifier
 from citations.resolution.text import comparable_title, fold
 from citations.works import crossref, dblp, openalex, retraction_watch
-from citations.record_cache import lists_changed
+from citations.record_cache import lists_changed, records_changed
+from citations.resolution.current import works_changed
+from citations.works import revisions
 from citations.works.records import WorkRecord
 
 READERS = {crossref.SOURCE: crossref.read_works, openalex.SOURCE: openalex.read_works, dblp.SOURCE: dblp.read_works,
@@ -110,6 +113,11 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
     corr_in_batch: dict[tuple[str, str], list] = {}
     works: list[tuple] = []                 # (work id, record) of each new work
     identifiers: list[tuple] = []           # (kind, value, work id, source) of each new identifier
+    # What the store knows of the works this batch names, so a record saying more is a revision
+    # (none is read on a first import: no identifier is held yet).
+    known = revisions.known_facts({*held.values(), *by_title.values()}) \
+        if held and any(map(revisions.states_something, batch)) else {}
+    revised: list[tuple] = []               # (work id, record) of each revision
     for record in batch:
         targets = [held[i] for i in record.identifiers if i in held]
         work_id = held.get(record.identifiers[0]) or (targets[0] if targets else by_title.get(id(record)))
@@ -130,10 +138,16 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
             held[(kind, value)] = work_id
             identifiers.append((kind, value, work_id, record.source))
         if created:
+            known[str(work_id)] = revisions.facts_of(record)
             continue
+        facts = known.setdefault(str(work_id), revisions.KnownFacts())
+        if revisions.states_something(record) and facts.added_by(record):
+            revised.append((work_id, record))
+            facts.add(*(getattr(record, name) for name in revisions.FACT_COLUMNS))
+            counts["works revised (a source said more of them)"] += 1
         if added:
             counts["works joined by new identifiers"] += 1
-        else:
+        elif not revised or revised[-1][1] is not record:
             report.unchanged += 1
     keys = [(key, work_id) for work_id, record in works for key in record.title_keys]
     if copy:
@@ -146,6 +160,11 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
              for kind, value, work_id, source in identifiers], batch_size=1000, ignore_conflicts=True)
         TitleKey.objects.bulk_create([TitleKey(key=key, work_id=work_id) for key, work_id in keys],
                                      batch_size=1000, ignore_conflicts=True)
+    revisions.write_revisions(revised, observed_at)
+    if revised:
+        # The record shows a work's newest titled revision; the changes feed names the references to it.
+        records_changed()
+        works_changed(work_id for work_id, _ in revised)
     report.created.update(counts)
     report.created["identifiers"] += len(identifiers)
     return {value for kind, value, _, _ in identifiers if kind == IdentifierKind.DOI}
