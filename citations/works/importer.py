@@ -118,6 +118,7 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
     known = revisions.known_facts({*held.values(), *by_title.values()}) \
         if held and any(map(revisions.states_something, batch)) else {}
     revised: list[tuple] = []               # (work id, record) of each revision
+    made_by: dict = {}                      # work id -> the record that made it, in this batch
     for record in batch:
         targets = [held[i] for i in record.identifiers if i in held]
         work_id = held.get(record.identifiers[0]) or (targets[0] if targets else by_title.get(id(record)))
@@ -138,13 +139,17 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
             held[(kind, value)] = work_id
             identifiers.append((kind, value, work_id, record.source))
         if created:
-            known[str(work_id)] = revisions.facts_of(record)
+            made_by[work_id] = record
             continue
-        facts = known.setdefault(str(work_id), revisions.KnownFacts())
-        if revisions.states_something(record) and facts.added_by(record):
-            revised.append((work_id, record))
-            facts.add(*(getattr(record, name) for name in revisions.FACT_COLUMNS))
-            counts["works revised (a source said more of them)"] += 1
+        if revisions.states_something(record):
+            facts = known.get(str(work_id))
+            if facts is None:       # a work this batch made (its facts worked out only when asked)
+                facts = known[str(work_id)] = revisions.facts_of(made_by[work_id]) if work_id in made_by \
+                    else revisions.KnownFacts()
+            if facts.added_by(record):
+                revised.append((work_id, record))
+                facts.add(*(getattr(record, name) for name in revisions.FACT_COLUMNS))
+                counts["works revised (a source said more of them)"] += 1
         if added:
             counts["works joined by new identifiers"] += 1
         elif not revised or revised[-1][1] is not record:
