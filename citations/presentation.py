@@ -63,7 +63,9 @@ RESOLVER_WORDS = {
 }
 
 # Named sources, for people; the record names them by these keys.
-SOURCE_NAMES = {"retraction_watch": "Retraction Watch", "crossref": "Crossref"}
+SOURCE_NAMES = {"retraction_watch": "Retraction Watch", "crossref": "Crossref", "openalex": "OpenAlex"}
+# An event's date when its source gives none (OpenAlex never does; Crossref sometimes): said, not guessed.
+NO_DATE = "date not given by the source"
 
 
 @dataclass(frozen=True)

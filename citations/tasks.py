@@ -83,13 +83,12 @@ def dump_records_task() -> dict:
 @shared_task(name="citations.sync_standing_source", **RETRY)
 def sync_standing_source_task(source: str, path: str) -> dict:
     """Re-read a standing source's file (fetched there by the operator's downloader), then check works."""
-    from pathlib import Path
-
-    from citations.standing.sync import SyncFailed, sync_standing_source
+    from citations.standing.sync import SyncFailed, source_input, sync_standing_source
 
     from citations.dispatch import dispatch_task
 
-    report = sync_standing_source(source=source, data=Path(path).read_bytes(), input_name=path)
+    # An OpenAlex file is streamed (gigabytes); the others are read whole.
+    report = sync_standing_source(source=source, input_name=path, **source_input(source, path))
     if report.status != "succeeded":
         # Raised, not returned: the job must end failed (job_records), not "succeeded" with a failed sync.
         raise SyncFailed(f"sync #{report.sync_id} of {source} failed, nothing changed: {report.error}")

@@ -232,11 +232,15 @@ STANDING_SYNC_HOUR = env_int("STANDING_SYNC_HOUR", 6, minimum=0, maximum=23)   #
 CELERY_BEAT_SCHEDULE = {
     f"sync-{source}": {
         "task": "citations.sync_standing_source",
-        "schedule": crontab(hour=STANDING_SYNC_HOUR, minute=30 if source == "crossref" else 0),
+        "schedule": crontab(hour=STANDING_SYNC_HOUR, minute=minute),
         "args": (source, path),
     }
-    for source, path in (("retraction_watch", env_path("STANDING_RETRACTION_WATCH_FILE", directory=False)),
-                         ("crossref", env_path("STANDING_CROSSREF_FILE", directory=False)))
+    # Apart within the hour; OpenAlex last, its file being the longest to read.
+    for source, minute, path in (
+        ("retraction_watch", 0, env_path("STANDING_RETRACTION_WATCH_FILE", directory=False)),
+        ("crossref", 30, env_path("STANDING_CROSSREF_FILE", directory=False)),
+        ("openalex", 45, env_path("STANDING_OPENALEX_FILE", directory=False)),
+    )
     if path
 }
 

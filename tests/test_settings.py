@@ -58,6 +58,7 @@ MALFORMED = {
     "PITH_GC_FREEZE_AFTER_REQUESTS": ["-1", "often"],
     "STANDING_RETRACTION_WATCH_FILE": ["<dir>"],
     "STANDING_CROSSREF_FILE": ["<dir>"],
+    "STANDING_OPENALEX_FILE": ["<dir>"],
     "RESOLUTION_PAUSE_SECONDS": ["nan", "inf", "-1", "a bit"],
     "JOB_REQUEUE_SECONDS": ["0"],
     "JOB_STALE_SECONDS": ["0"],
@@ -111,7 +112,8 @@ def test_a_malformed_value_stops_settings_from_loading(load_settings, name, valu
         load_settings(**{name: value})
     message = str(raised.value)
     assert message.startswith(f"{name}=") or message.startswith(f"{name} "), message
-    if name not in ("PITH_VAR_DIR", "PITH_DUMPS_DIR", "PITH_DEMO_DATA_DIR", "STANDING_RETRACTION_WATCH_FILE", "STANDING_CROSSREF_FILE", "DATABASE_URL"):
+    if name not in ("PITH_VAR_DIR", "PITH_DUMPS_DIR", "PITH_DEMO_DATA_DIR", "STANDING_RETRACTION_WATCH_FILE",
+                    "STANDING_CROSSREF_FILE", "STANDING_OPENALEX_FILE", "DATABASE_URL"):
         assert repr(value) in message, message
 
 
@@ -143,6 +145,17 @@ def test_the_sync_hour_takes_every_hour_of_the_day(load_settings, tmp_path, hour
     feed = tmp_path / "crossref.jsonl"
     loaded = load_settings(STANDING_SYNC_HOUR=hour, STANDING_CROSSREF_FILE=str(feed))
     assert loaded["CELERY_BEAT_SCHEDULE"]["sync-crossref"]["schedule"].hour == {int(hour)}
+
+
+def test_each_standing_file_set_is_synced_daily_at_its_own_minute(load_settings, tmp_path):
+    assert not [name for name in load_settings()["CELERY_BEAT_SCHEDULE"] if name.startswith("sync-")]
+    files = {name: str(tmp_path / f"{name}.data") for name in ("retraction_watch", "crossref", "openalex")}
+    loaded = load_settings(STANDING_RETRACTION_WATCH_FILE=files["retraction_watch"],
+                           STANDING_CROSSREF_FILE=files["crossref"], STANDING_OPENALEX_FILE=files["openalex"])
+    schedule = {name: entry for name, entry in loaded["CELERY_BEAT_SCHEDULE"].items() if name.startswith("sync-")}
+    assert {name: entry["args"] for name, entry in schedule.items()} == {
+        f"sync-{source}": (source, path) for source, path in files.items()}
+    assert sorted(next(iter(entry["schedule"].minute)) for entry in schedule.values()) == [0, 30, 45]
 
 
 def test_postgresql_connections_are_health_checked_unless_turned_off(load_settings):

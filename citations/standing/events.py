@@ -1,5 +1,5 @@
-"""What every standing source reader yields: one notice about one work, a rejected row, or (Crossref)
-a work read whole; and what it raises when the file as a whole cannot be read."""
+"""What every standing source reader yields: one notice about one work, a rejected row, or (Crossref,
+OpenAlex) a work read whole; and what it raises when the file as a whole cannot be read."""
 from dataclasses import dataclass
 from datetime import date
 
@@ -22,8 +22,12 @@ class RejectedRow(ValueError):
 
 @dataclass(frozen=True)
 class WorkRead:
-    """A Crossref work with a DOI, read whole: content even when it carries no notice."""
-    doi: str
+    """A work read whole (Crossref: with a DOI; OpenAlex: with its W id and is_retracted): content even
+    when it carries no notice."""
+    doi: str | None
+    # The source's id of the work when its events are keyed by it (OpenAlex), so a sync can tell a
+    # work it read without the event an earlier sync found.
+    record_id: str | None = None
 
 
 class BadFile(ValueError):

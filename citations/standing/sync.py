@@ -5,33 +5,47 @@ standing_sources) are committed together; if anything fails, the events roll bac
 state and time stay as they were, and the run is kept as failed, with its error, for operators.
 
 A sync succeeds only when it read something: at least one row that gave an event (Retraction
-Watch) or one work with a DOI (Crossref, whose works may carry no notice). Otherwise its time
-would move every record's standing `as of` forward for a source that was not read. So a file
-fails, with one sentence saying why, when it is empty, is not UTF-8, cannot be read as the
-source's format at all (BadFile from the readers: not Retraction Watch's header, CSV the csv
-module cannot read, a JSON document cut in the middle or nested too deeply), has no data rows,
-or has only rejected rows. A file with some rejected rows and real content succeeds, the
+Watch), one work with a DOI (Crossref, whose works may carry no notice) or one work with its W id
+and is_retracted (OpenAlex, whose works mostly carry none). Otherwise its time would move every
+record's standing `as of` forward for a source that was not read. So a file fails, with one
+sentence saying why, when it is empty, is not UTF-8, cannot be read as the source's format at all
+(BadFile from the readers: not Retraction Watch's header, CSV the csv module cannot read, a JSON
+document cut in the middle or nested too deeply, a gzip stream cut or corrupt), has no data rows,
+or has only rejected rows. (An OpenAlex file is read a line at a time, so a line that is not UTF-8
+is one rejected line there.) A file with some rejected rows and real content succeeds, the
 rejections counted by reason: real Retraction Watch data has rows without a DOI.
+
+Retraction Watch and Crossref files are read whole (data); an OpenAlex file is read as a stream of
+lines (lines, from source_input), since a snapshot part is gigabytes. The file is read before the
+transaction opens, so a long read holds no transaction open; only the events it gave are kept.
 
 What a sync stores is history (citations/standing/revisions.py): an event the source revised is
 a new revision observed at this sync, the previous one stays unchanged; an event the file no
-longer holds stays as it was.
+longer holds stays as it was. So an OpenAlex work read with is_retracted false after an earlier
+sync found it retracted keeps that retraction: OpenAlex states no event that undoes it (as Retraction
+Watch would a reinstatement). The sync counts such works (`not_restated`) for operators.
 """
 import io
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
 from django.db import transaction
 from django.utils import timezone
 
+from citations.ingest import lines_of, open_lines
 from citations.record_cache import records_changed
 from citations.models import ScholarlyWorkEvent, StandingSourceSync, SyncStatus
-from citations.standing import crossref, retraction_watch
+from citations.standing import crossref, openalex, retraction_watch
 from citations.standing.events import BadFile, RejectedRow, SourceEvent, WorkRead, decoded
 from citations.standing.revisions import newest_as_of
 
-SOURCES = {retraction_watch.SOURCE: "Retraction Watch CSV", crossref.SOURCE: "Crossref REST work JSON"}
+SOURCES = {retraction_watch.SOURCE: "Retraction Watch CSV", crossref.SOURCE: "Crossref REST work JSON",
+           openalex.SOURCE: "OpenAlex works JSON lines"}
+# Read as a stream of lines, never whole: an OpenAlex snapshot part is gigabytes.
+STREAMED = {openalex.SOURCE}
 BATCH = 2000
 
 
@@ -51,8 +65,21 @@ class SyncReport:
     error: str = ""
 
 
-def read_events(source: str, data: bytes):
+def source_input(source: str, path: str | Path) -> dict:
+    """sync_standing_source's input from a file: its lines, pulled as read (gzip or not), for a streamed
+    source, else its bytes. OSError when the file cannot be opened."""
+    if source in STREAMED:
+        lines, _, _ = open_lines(path)
+        return {"lines": lines}
+    return {"data": Path(path).read_bytes()}
+
+
+def read_events(source: str, data: bytes | None = None, *, lines: Iterable[bytes] | None = None):
     """(position, event, work read or rejection) of a source file; BadFile when it cannot be read at all."""
+    if source == openalex.SOURCE:
+        return openalex.read_works(lines_of(data) if lines is None else lines)
+    if data is None:
+        raise ValueError(f"a {source} file is read whole: pass its data")
     if not data.removeprefix(b"\xef\xbb\xbf").strip():
         raise BadFile("the file is empty" if not data else "the file is empty (only blank space)")
     if source == retraction_watch.SOURCE:
@@ -63,16 +90,20 @@ def read_events(source: str, data: bytes):
     raise ValueError(f"unknown standing source {source!r} (known: {', '.join(SOURCES)})")
 
 
-def sync_standing_source(*, source: str, data: bytes, input_name: str = "") -> SyncReport:
-    """Read a source file into events and record the sync; see the module docstring."""
+def sync_standing_source(*, source: str, data: bytes | None = None, lines: Iterable[bytes] | None = None,
+                         input_name: str = "") -> SyncReport:
+    """Read a source file (its bytes, or its lines for a streamed source) into events and record the
+    sync; see the module docstring."""
     if source not in SOURCES:
         raise ValueError(f"unknown standing source {source!r} (known: {', '.join(SOURCES)})")
+    if (data is None) == (lines is None):
+        raise TypeError("pass the file as data or as lines, one of them")
     run = StandingSourceSync.objects.create(source=source, status=SyncStatus.RUNNING, started_at=timezone.now(),
                                             input_name=input_name[:500])
     report = SyncReport(sync_id=run.pk, source=source, status=SyncStatus.RUNNING)
     try:
+        events = _read(source, read_events(source, data, lines=lines), report)
         with transaction.atomic():
-            events = _read(source, data, report)
             finished = timezone.now()
             report.counts.update(_store(source, list(events.values()), finished))
             StandingSourceSync.objects.filter(pk=run.pk).update(
@@ -91,27 +122,45 @@ def sync_standing_source(*, source: str, data: bytes, input_name: str = "") -> S
     return report
 
 
-def _read(source: str, data: bytes, report: SyncReport) -> dict[str, SourceEvent]:
-    """The file's events by record id, its rejections counted in the report; BadFile when nothing was read."""
+def _read(source: str, items, report: SyncReport) -> dict[str, SourceEvent]:
+    """The file's events by record id, its rejections counted in the report; BadFile when nothing was read.
+    Only the events and the counts are kept: the items are taken one at a time."""
     events: dict[str, SourceEvent] = {}
-    for position, item in read_events(source, data):
+    held: set[str] | None = None           # record ids of this source with an event stored
+    read_again: set[str] = set()           # of those, the ones this file reads as works
+    for position, item in items:
         if isinstance(item, RejectedRow):
             report.rejected[str(item)] += 1
             report.examples.setdefault(str(item), position)
         elif isinstance(item, WorkRead):
             report.counts["works"] += 1
+            if item.record_id is not None:
+                if held is None:
+                    held = _held_record_ids(source)
+                if item.record_id in held:
+                    read_again.add(item.record_id)
         else:
             report.counts["accepted"] += 1
             events[item.source_record_id] = item     # a record seen twice: its last row stands
     report.counts["rows"] = report.counts["accepted"] + sum(report.rejected.values())
+    if held is not None:
+        # Works read without the event an earlier sync found: that event stays (module docstring).
+        report.counts["not_restated"] = len(read_again - events.keys())
     if not events and not report.counts["works"]:
         raise BadFile(_nothing_read(source, report))
     return events
 
 
+def _held_record_ids(source: str) -> set[str]:
+    # As many as the source's records ever stored (OpenAlex: its retracted works), not its works.
+    return set(ScholarlyWorkEvent.objects.filter(source=source).values_list("source_record_id", flat=True))
+
+
 def _nothing_read(source: str, report: SyncReport) -> str:
     if source == crossref.SOURCE:
         what = "no Crossref work in the file"
+    elif source == openalex.SOURCE:
+        what = "no OpenAlex work in the file"
     else:
         what = "no data row could be read" if report.rejected else "no data rows"
     if not report.rejected:

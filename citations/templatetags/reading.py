@@ -2,7 +2,7 @@
 from django import template
 from django.utils.html import format_html
 
-from citations.presentation import SOURCE_NAMES, day_text, minute_text, parse_time
+from citations.presentation import NO_DATE, SOURCE_NAMES, day_text, minute_text, parse_time
 
 register = template.Library()
 
@@ -23,6 +23,12 @@ def when(value):
 def day(value) -> str:
     """'1 May 2020', for a date or the day of a time."""
     return day_text(value) if value not in (None, "") else ""
+
+
+@register.filter
+def event_day(value) -> str:
+    """An event's date as day() gives it, or that its source gave none (never a guessed one)."""
+    return day_text(value) if value not in (None, "") else NO_DATE
 
 
 @register.filter

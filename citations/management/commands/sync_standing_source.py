@@ -1,20 +1,20 @@
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.job_records import command_job
 from citations.jobs import runs_eagerly
 from citations.standing.checks import check_works
-from citations.standing.sync import SOURCES, sync_standing_source
+from citations.standing.sync import SOURCES, source_input, sync_standing_source
 
 SHOWN_REASONS = 20
 
 
 class Command(BaseCommand):
-    help = ("Synchronise a standing source from a file: retraction_watch (its CSV) or crossref (REST work JSON, "
-            "one response, a list, or JSON lines). Idempotent; the run and its time are recorded, a failed run "
-            "changes nothing: an empty, truncated or unreadable file, or one with no row that could be read, fails. "
-            "A revised row is kept as a new revision. Then checks every canonical work against it.")
+    help = ("Synchronise a standing source from a file: retraction_watch (its CSV), crossref (REST work JSON, "
+            "one response, a list, or JSON lines) or openalex (works JSON lines, gzip or not: the snapshot or an "
+            "is_retracted:true export, read as a stream; a retracted work is a retraction). Idempotent; the run "
+            "and its time are recorded, a failed run changes nothing: an empty, truncated or unreadable file, or "
+            "one with no row that could be read, fails. A revised row is kept as a new revision. Then checks every "
+            "canonical work against it.")
 
     def add_arguments(self, parser):
         parser.add_argument("source", choices=sorted(SOURCES))
@@ -29,19 +29,22 @@ class Command(BaseCommand):
 
     def _sync(self, job, source, file, no_check):
         try:
-            data = Path(file).read_bytes()
+            given = source_input(source, file)
         except OSError as error:
             raise CommandError(f"{file}: cannot read: {error.strerror}") from None
-        report = sync_standing_source(source=source, data=data, input_name=str(file))
+        report = sync_standing_source(source=source, input_name=str(file), **given)
         job.counts = {"sync": report.sync_id, "status": report.status, "counts": dict(report.counts)}
         if report.status != "succeeded":
             raise CommandError(f"sync #{report.sync_id} of {source} failed, nothing changed: {report.error}")
         counts = report.counts
-        works = f"{counts['works']:,} works read, " if source == "crossref" else ""
+        works = f"{counts['works']:,} works read, " if "works" in counts else ""
         self.stdout.write(f"sync #{report.sync_id} of {source} succeeded as of {report.observed_at:%Y-%m-%d %H:%M:%S} "
                           f"UTC: {works}{counts['events']:,} events ({counts['new']:,} new, "
                           f"{counts['revised']:,} revised, {counts['unchanged']:,} unchanged), "
                           f"{sum(report.rejected.values()):,} rows rejected")
+        if counts["not_restated"]:
+            self.stdout.write(f"  {counts['not_restated']:,} works read without the event an earlier sync found "
+                              "(no longer retracted there): those events stay, as for a row a file drops")
         for kind in sorted(k for k in counts if k.startswith("type:")):
             self.stdout.write(f"  {kind[5:]:24} {counts[kind]:>8,}")
         for reason, count in report.rejected.most_common(SHOWN_REASONS):
