@@ -152,3 +152,20 @@ def _location_urls(work: dict) -> Iterator[str]:
         if isinstance(location, dict):
             yield from (url for url in (location.get("landing_page_url"), location.get("pdf_url"))
                         if isinstance(url, str))
+
+
+CLEARED = "OpenAlex no longer marks this work as retracted"
+
+
+def cleared_flags(record_ids: set[str]) -> dict[str, SourceEvent]:
+    """For works an earlier sync found retracted and this file reads with is_retracted false: OpenAlex
+    now says the work is not retracted, which is a revision of its record (a reinstatement, with the
+    reason saying what OpenAlex states), so a flag OpenAlex has dropped leaves the records too."""
+    from citations.models import ScholarlyWorkEvent
+    from citations.standing.revisions import newest_as_of
+
+    if not record_ids:
+        return {}
+    newest = newest_as_of(ScholarlyWorkEvent.objects.filter(source=SOURCE, source_record_id__in=record_ids))
+    return {record_id: SourceEvent(record_id, EventType.REINSTATEMENT, subject, None, None, CLEARED)
+            for record_id, subject in newest.values_list("source_record_id", "subject_doi")}

@@ -21,9 +21,11 @@ transaction opens, so a long read holds no transaction open; only the events it 
 
 What a sync stores is history (citations/standing/revisions.py): an event the source revised is
 a new revision observed at this sync, the previous one stays unchanged; an event the file no
-longer holds stays as it was. So an OpenAlex work read with is_retracted false after an earlier
-sync found it retracted keeps that retraction: OpenAlex states no event that undoes it (as Retraction
-Watch would a reinstatement). The sync counts such works (`not_restated`) for operators.
+longer holds stays as it was. An OpenAlex work read with is_retracted false after an earlier sync
+found it retracted is different: OpenAlex states that it is not retracted, so its record gets a new
+revision, a reinstatement whose reason says so (`flags_cleared`), and the retraction leaves the
+records from this sync on (a record as of before still shows it). Works read without the event an
+earlier sync found, and without such a statement, are counted (`not_restated`) for operators.
 """
 import io
 from collections import Counter
@@ -144,8 +146,15 @@ def _read(source: str, items, report: SyncReport) -> dict[str, SourceEvent]:
             events[item.source_record_id] = item     # a record seen twice: its last row stands
     report.counts["rows"] = report.counts["accepted"] + sum(report.rejected.values())
     if held is not None:
+        not_restated = read_again - events.keys()
+        if source == openalex.SOURCE:
+            # OpenAlex states "not retracted" (is_retracted false): a revision of the record it revises.
+            cleared = openalex.cleared_flags(not_restated)
+            events.update(cleared)
+            report.counts["flags_cleared"] = len(cleared)
+            not_restated -= cleared.keys()
         # Works read without the event an earlier sync found: that event stays (module docstring).
-        report.counts["not_restated"] = len(read_again - events.keys())
+        report.counts["not_restated"] = len(not_restated)
     if not events and not report.counts["works"]:
         raise BadFile(_nothing_read(source, report))
     return events

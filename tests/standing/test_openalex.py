@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -157,7 +158,9 @@ def test_any_lines_sync_or_fail_cleanly_and_a_failure_stores_nothing(db, lines):
         assert report.error and "\n" not in report.error and added == 0
     else:
         assert report.status == "succeeded" and report.counts["works"] >= 1
-        assert added == report.counts["new"] + report.counts["revised"] <= report.counts["accepted"]
+        # Every event stored is one the file stated: a retraction, or a flag it no longer sets.
+        assert added == report.counts["new"] + report.counts["revised"] <= (
+            report.counts["accepted"] + report.counts["flags_cleared"])
 
 
 # --- syncs ------------------------------------------------------------------------------------------------
@@ -239,23 +242,34 @@ def test_lines_of_a_cut_gzip_before_the_cut_are_not_stored_either(db, tmp_path):
     assert not ScholarlyWorkEvent.objects.exists()
 
 
-def test_a_work_no_longer_retracted_keeps_its_earlier_retraction_and_is_counted(cites_retracted_work, tmp_path,
-                                                                                  capsys):
+def test_a_work_no_longer_marked_retracted_leaves_the_records_and_history_keeps_the_retraction(
+        cites_retracted_work, tmp_path, capsys):
     sync_file(FIXTURE)
     check_works()
+    retracted = build_record(arxiv_id="2601.00001")
+    assert [(e["source"], e["event_type"]) for e in notice_of(retracted.record, 1)["events"]] == [
+        ("openalex", "retraction")]
+    between = timezone.now()
     # The next file marks the Hindawi paper not retracted (say OpenAlex corrected a wrong flag).
     unflagged = FIXTURE.read_bytes().replace(b'"is_retracted": true, "is_paratext"', b'"is_retracted": false, '
                                                                                     b'"is_paratext"', 1)
     call_command("sync_standing_source", "openalex", write(tmp_path, unflagged))
     out = capsys.readouterr().out
-    assert "2 events (0 new, 0 revised, 2 unchanged)" in out
-    assert "1 works read without the event an earlier sync found" in out
-    # As for a row a source drops (revisions.py): the event stays, and the new receipt finds it again.
-    assert ScholarlyWorkEvent.objects.filter(source_record_id=RETRACTED_ID).count() == 1
-    notice = notice_of(build_record(arxiv_id="2601.00001").record, 1)
-    assert [(e["source"], e["event_type"]) for e in notice["events"]] == [("openalex", "retraction")]
-    newest = StandingSourceSync.objects.filter(source="openalex", status="succeeded").latest("observed_at")
-    assert newest.counts["not_restated"] == 1
+    assert "1 works an earlier sync found retracted are no longer marked so" in out
+    # A new revision of the W record, observed at this sync; the retraction stays stored beside it.
+    assert events_held()[0][1] == "retraction"
+    assert [row[1:] for row in events_held() if row[0] == RETRACTED_ID] == [
+        ("retraction", CITED_DOI, None, None, ""), ("reinstatement", CITED_DOI, None, None, openalex.CLEARED)]
+    record = build_record(arxiv_id="2601.00001").record
+    assert [(e["source"], e["event_type"], e["reason"]) for e in notice_of(record, 1)["events"]] == [
+        ("openalex", "reinstatement", openalex.CLEARED)]
+    assert 1 not in {item.reference_index for item in standing_summary(record).retracted}
+    # A record as of before the sync still shows what was known then.
+    before = build_record(arxiv_id="2601.00001", as_of=between).record
+    assert [(e["source"], e["event_type"]) for e in notice_of(before, 1)["events"]] == [("openalex", "retraction")]
+    # Read again, nothing new: the reinstatement is the record's newest revision already.
+    call_command("sync_standing_source", "openalex", write(tmp_path, unflagged))
+    assert len([row for row in events_held() if row[0] == RETRACTED_ID]) == 2
 
 
 def test_the_file_is_read_in_full_before_a_transaction_opens(transactional_db):

@@ -42,6 +42,9 @@ class Command(BaseCommand):
                           f"UTC: {works}{counts['events']:,} events ({counts['new']:,} new, "
                           f"{counts['revised']:,} revised, {counts['unchanged']:,} unchanged), "
                           f"{sum(report.rejected.values()):,} rows rejected")
+        if counts.get("flags_cleared"):
+            self.stdout.write(f"  {counts['flags_cleared']:,} works an earlier sync found retracted are no longer marked "
+                              "so: each is a new revision of its record (a reinstatement)")
         if counts["not_restated"]:
             self.stdout.write(f"  {counts['not_restated']:,} works read without the event an earlier sync found "
                               "(no longer retracted there): those events stay, as for a row a file drops")
