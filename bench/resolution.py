@@ -26,7 +26,7 @@
 
 (b) Resolution. One PostgreSQL database per store size (<database>_10k, _100k, _1m, ...), each
     filled once by COPY (later runs reuse it) with papers, one arXiv-metadata snapshot each, and
-    the snapshot titles' blocking keys (title_keys, exactly what index_paper_titles writes).
+    the snapshot titles' blocking keys (paper_title_keys, exactly what index_paper_titles writes).
     Titles are synthetic but realistic and distinct: each is a real title from the data sets
     (PubMed Central, arXiv, GROBID, AnyStyle) with at least half of its content words replaced
     by words drawn from the real titles' vocabulary, seeded, so every store is a prefix of the
@@ -83,7 +83,7 @@ ARXIV_ABS = DATA / "arxiv-abs-metadata"
 SAMPLE = 10_000
 SPEED_GOAL = 20.0
 SLOWDOWN_GOAL = 2.0
-FILL_VERSION = "pith-bench-resolution fill v1"
+FILL_VERSION = "pith-bench-resolution fill v2"     # v2: title keys as fingerprints (paper_title_keys)
 T0 = datetime(2026, 6, 1, tzinfo=UTC)
 CITING_LISTS = 20
 HELD_PREFIX = 10_000          # every referenced held paper is among these, so every store holds it
@@ -414,7 +414,7 @@ def fill_store(url: str, size: int, source: TitleSource, seed: int) -> None:
     """COPY `size` papers, their snapshots and their title keys in, streaming; one transaction."""
     import psycopg
 
-    from citations.resolution.text import title_blocking_keys
+    from citations.resolution.text import title_fingerprints
 
     categories = ["cs.LG", "hep-ph", "astro-ph.GA", "cond-mat.str-el", "q-bio.GN", "math.PR", "quant-ph", "cs.CL"]
     started = time.perf_counter()
@@ -436,13 +436,13 @@ def fill_store(url: str, size: int, source: TitleSource, seed: int) -> None:
                                     "A. Author, B. Author", paper_doi(n), None, "arxiv_metadata", 0))
             print(f"  ... title keys ({time.perf_counter() - started:.0f} s)", flush=True)
             key_id = 0
-            with cur.copy("COPY title_keys (id, key, paper_id) FROM STDIN") as copy:
+            with cur.copy("COPY paper_title_keys (key, paper_id) FROM STDIN") as copy:
                 titles = source.titles(seed)
                 for n in range(1, size + 1):
-                    for key in sorted(title_blocking_keys(next(titles))):
+                    for key in sorted(title_fingerprints(next(titles))):
                         key_id += 1
-                        copy.write_row((key_id, key, n))
-            for table in ("papers", "paper_snapshots", "title_keys"):
+                        copy.write_row((key, n))
+            for table in ("papers", "paper_snapshots"):
                 cur.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
             name = url.rsplit("/", 1)[1]
             cur.execute(f"COMMENT ON DATABASE \"{name}\" IS '{fill_marker(size, seed)}'")
@@ -636,8 +636,8 @@ def prepare_store(args, url: str, size: int, source: TitleSource, refs, held_tit
         sys.exit("  the fill does not hold the titles this version generates; drop the database and run again")
     with psycopg.connect(url, autocommit=True) as conn:
         keys, buckets = conn.execute(
-            "SELECT count(*), (SELECT string_agg(n::text, ', ') FROM (SELECT count(*) AS n FROM title_keys "
-            "GROUP BY key ORDER BY 1 DESC LIMIT 3) top) FROM title_keys").fetchone()
+            "SELECT count(*), (SELECT string_agg(n::text, ', ') FROM (SELECT count(*) AS n FROM paper_title_keys "
+            "GROUP BY key ORDER BY 1 DESC LIMIT 3) top) FROM paper_title_keys").fetchone()
     started = time.perf_counter()
     ids, intended = ingest(refs)
     print(f"  {keys:,} title keys (largest buckets: {buckets} titles); {len(ids):,} references ready in "
@@ -723,7 +723,7 @@ def report_store(store: dict, top: int) -> float:
         print(f"    {seconds * 1000:8.0f} ms  {count:4d}x  {describe(key)[:150]}")
 
     with psycopg.connect(store["url"], autocommit=True, cursor_factory=psycopg.ClientCursor) as conn:
-        big = {"papers", "paper_snapshots", "title_keys"} | {name for (name,) in conn.execute(
+        big = {"papers", "paper_snapshots", "paper_title_keys"} | {name for (name,) in conn.execute(
             "SELECT relname FROM pg_class WHERE relkind = 'r' AND reltuples > 50000").fetchall()}
         scans = []
         for key, (_, _, sample, _) in calls.items():
@@ -741,7 +741,7 @@ def report_store(store: dict, top: int) -> float:
             print(f"  SCAN: Seq Scan on {relation} ({ms:.0f} ms, {removed:,} rows filtered out) in "
                   f"{describe(key)[:120]}")
         if not scans:
-            print("  EXPLAIN ANALYZE: no sequential scan of the store's tables (papers, paper_snapshots, title_keys) "
+            print("  EXPLAIN ANALYZE: no sequential scan of the store's tables (papers, paper_snapshots, paper_title_keys) "
                   "or of any table over 50,000 rows")
     return rate
 

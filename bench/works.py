@@ -124,7 +124,7 @@ def fill(items: list[dict], distractors: int) -> dict:
         seconds = time.perf_counter() - started
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_total_relation_size('cited_works') + pg_total_relation_size('work_identifiers') "
-                       "+ pg_total_relation_size('title_keys')")
+                       "+ pg_total_relation_size('work_title_keys')")
         size = cursor.fetchone()[0]
     return {"reused": False, "works": report.created["works"], "lines": lines, "rejected": sum(report.rejected.values()),
             "generate_s": generated, "import_s": seconds, "works_per_s": report.created["works"] / seconds,

@@ -10,7 +10,8 @@ from citations.models.resolution import (
     IdentifierKind,
     PaperReferenceLink,
     ResolutionState,
-    TitleKey,
+    PaperTitleKey,
+    WorkTitleKey,
     WorkIdentifier,
     WorkRevision,
 )
@@ -27,6 +28,6 @@ from citations.models.standing import (
 __all__ = [
     "CitationMeasurement", "CurrentResolution", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ObservationPurge", "Paper", "PaperReference", "PaperReferenceLink",
     "PaperCurrent", "PaperSnapshot", "PaperVersion", "ReceiptEvent", "RecordGeneration", "ReferenceExtraction", "ResolutionState",
-    "RetractionStatusReceipt", "TitleKey",
+    "RetractionStatusReceipt", "PaperTitleKey", "WorkTitleKey",
     "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus", "IdentifierKind", "WorkIdentifier", "WorkRevision",
 ]

@@ -189,34 +189,40 @@ class PaperReferenceLink(models.Model):
         return f"{self.reference_id}: {self.state} @ {self.observed_at:%Y-%m-%d %H:%M}"
 
 
-class TitleKey(models.Model):
-    """A blocking key of a known title (citations/resolution/text.py): how fuzzy matching finds
-    candidates among millions of titles by index lookup instead of a scan."""
+class PaperTitleKey(models.Model):
+    """A held paper filed under a blocking key of one of its titles (citations/resolution/text.py): how
+    fuzzy matching finds candidates among millions of titles by index lookup instead of a scan. The
+    key is its 64-bit fingerprint (key_fingerprint)."""
 
-    key = models.CharField(max_length=200)
-    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, null=True, blank=True, related_name="title_keys",
-                              db_index=False)
-    # No foreign-key constraint and no index of its own: a work's keys are written only in the
-    # transaction that creates the work or reads it (citations/works/importer.py, resolution/index.py),
-    # and works are never deleted (cited_works is append-only, citations/append_only.py), so a key
-    # cannot outlive its work; the per-row check at commit was a quarter of import_works' time
-    # (bench/works.py). Keys are read by key, through work_key_once.
-    work = models.ForeignKey(CitedWork, on_delete=models.CASCADE, null=True, blank=True, related_name="title_keys",
-                             db_constraint=False, db_index=False)
+    pk = models.CompositePrimaryKey("key", "paper_id")
+    key = models.BigIntegerField()
+    paper = models.ForeignKey(Paper, on_delete=models.CASCADE, related_name="title_keys", db_index=False)
 
     class Meta:
-        db_table = "title_keys"
-        constraints = [
-            models.CheckConstraint(condition=Q(paper__isnull=False) | Q(work__isnull=False), name="title_key_has_owner"),
-            models.UniqueConstraint(fields=["key", "paper"], condition=Q(paper__isnull=False), name="paper_key_once"),
-            # Over every row (a paper's keys have no work, and NULLs never clash): DatabaseStore.by_title_keys()
-            # reads candidates sharing a key through it, so the keys need no index of their own.
-            models.UniqueConstraint(fields=["key", "work"], name="work_key_once"),
-        ]
+        db_table = "paper_title_keys"
         indexes = [
-            # A paper's keys, when index_titles refiles them (works' keys are never refiled by owner).
-            models.Index(fields=["paper"], name="title_keys_of_paper", condition=Q(paper__isnull=False)),
+            # A paper's keys, when index_titles refiles them.
+            models.Index(fields=["paper"], name="keys_of_paper"),
         ]
+
+
+class WorkTitleKey(models.Model):
+    """A canonical work filed under a blocking key of one of its titles, as PaperTitleKey.
+
+    The primary key (key, work) is the only index: DatabaseStore reads candidates by key through it,
+    and works' keys are never refiled by owner. No foreign-key constraint: a work's keys are written
+    only in the transaction that creates the work or revises it (citations/works/), and works are
+    never deleted (cited_works is append-only), so a key cannot outlive its work; the per-row check
+    at commit was a quarter of import_works' time (bench/works.py).
+    """
+
+    pk = models.CompositePrimaryKey("key", "work_id")
+    key = models.BigIntegerField()
+    work = models.ForeignKey(CitedWork, on_delete=models.CASCADE, related_name="title_keys", db_constraint=False,
+                             db_index=False)
+
+    class Meta:
+        db_table = "work_title_keys"
 
 
 def with_current_resolution(references: models.QuerySet) -> models.QuerySet:

@@ -2,8 +2,8 @@
 by the importer that creates them, citations/works/importer.py)."""
 from collections.abc import Iterable
 
-from citations.models import PaperSnapshot, TitleKey
-from citations.resolution.text import title_blocking_keys
+from citations.models import PaperSnapshot, PaperTitleKey
+from citations.resolution.text import title_fingerprints
 
 BATCH = 2000
 
@@ -17,9 +17,9 @@ def index_paper_titles(*, paper_ids: Iterable[int]) -> int:
         wanted = {(key, paper_id)
                   for paper_id, title in PaperSnapshot.objects.filter(paper_id__in=batch, title__isnull=False)
                   .values_list("paper_id", "title")
-                  for key in title_blocking_keys(title)}
-        held = set(TitleKey.objects.filter(paper_id__in=batch).values_list("key", "paper_id"))
-        rows = [TitleKey(key=key, paper_id=paper_id) for key, paper_id in wanted - held]
-        TitleKey.objects.bulk_create(rows, ignore_conflicts=True)
+                  for key in title_fingerprints(title)}
+        held = set(PaperTitleKey.objects.filter(paper_id__in=batch).values_list("key", "paper_id"))
+        rows = [PaperTitleKey(key=key, paper_id=paper_id) for key, paper_id in wanted - held]
+        PaperTitleKey.objects.bulk_create(rows, ignore_conflicts=True)
         added += len(rows)
     return added

@@ -12,10 +12,11 @@ from operator import or_
 from django.db.models import Q
 
 from citations.arxiv_ids import arxiv_doi
-from citations.models import CitedWork, IdentifierKind, Paper, PaperSnapshot, TitleKey, WorkIdentifier, WorkRevision
+from citations.models import (CitedWork, IdentifierKind, Paper, PaperSnapshot, PaperTitleKey, WorkIdentifier, WorkRevision,
+                              WorkTitleKey)
 from citations.resolution.locators import normal_page, normal_volume
 from citations.resolution.matching import Candidate, ReferenceFields
-from citations.resolution.text import title_blocking_keys
+from citations.resolution.text import key_fingerprint, title_fingerprints
 
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
 
@@ -24,7 +25,7 @@ class DatabaseStore:
     def __init__(self):
         self._paper_by_arxiv: dict[str, int | None] = {}
         self._doi_targets: dict[str, tuple[int | None, str | None] | None] = {}
-        self._key_targets: dict[str, list[tuple[int | None, str | None]]] = {}
+        self._key_targets: dict[int, list[tuple[int | None, str | None]]] = {}     # by key fingerprint
         self._papers: dict[int, Candidate] = {}
         self._works: dict[str, Candidate] = {}
         self._arxiv_works: dict[str, tuple[int | None, str | None] | None] = {}
@@ -49,7 +50,7 @@ class DatabaseStore:
         return self._target(self._doi_targets.get(doi))
 
     def by_title_keys(self, keys: Iterable[str]) -> list[Candidate]:
-        keys = set(keys)
+        keys = {key_fingerprint(key) for key in keys}
         missing = {key for key in keys if key not in self._key_targets}
         if missing:
             self._load(keys=missing)
@@ -84,7 +85,7 @@ class DatabaseStore:
                 elif identifier["kind"] == "doi":
                     dois.add(identifier["value"])
             if fields.title:
-                keys |= title_blocking_keys(fields.title)
+                keys |= title_fingerprints(fields.title)
         self._load(arxiv_ids=arxiv_ids - set(self._paper_by_arxiv), dois=dois - set(self._doi_targets),
                    keys=keys - set(self._key_targets), locators=locators - set(self._locator_works))
 
@@ -125,13 +126,12 @@ class DatabaseStore:
         if keys:
             for key in keys:
                 self._key_targets.setdefault(key, [])
-            for key, paper_id, work_id in TitleKey.objects.filter(key__in=keys).order_by().values_list(
-                    "key", "paper_id", "work_id"):
-                self._key_targets[key].append((paper_id, str(work_id) if work_id else None))
-                if paper_id:
-                    paper_ids.add(paper_id)
-                else:
-                    work_ids.add(str(work_id))
+            for key, paper_id in PaperTitleKey.objects.filter(key__in=keys).values_list("key", "paper_id"):
+                self._key_targets[key].append((paper_id, None))
+                paper_ids.add(paper_id)
+            for key, work_id in WorkTitleKey.objects.filter(key__in=keys).values_list("key", "work_id"):
+                self._key_targets[key].append((None, str(work_id)))
+                work_ids.add(str(work_id))
         if locators:
             work_ids |= self._load_locators(locators)
         self._load_papers(paper_ids - set(self._papers))

@@ -17,7 +17,7 @@ Speed (bench/works.py): the file is parsed in a thread ahead of the writes, so P
 batch while PostgreSQL writes this one; the COPY rows are plain text joined into one buffer per table
 (no model instances), and the lookups send one array, not a parameter per value. The decisions are
 made one batch after the other, as before, so the result does not depend on the thread. What remains
-is PostgreSQL's own work (the indexes of title_keys, the foreign-key checks at commit): most of the time.
+is PostgreSQL's own work (the indexes, the foreign-key checks at commit): most of the time.
 """
 import os
 import queue
@@ -32,8 +32,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from citations.ingest import IngestReport, RejectedLine
-from citations.models import CitedWork, IdentifierKind, Paper, PaperReference, TitleKey, WorkIdentifier
-from citations.resolution.text import comparable_title, fold
+from citations.models import CitedWork, IdentifierKind, Paper, PaperReference, WorkIdentifier, WorkTitleKey
+from citations.resolution.text import fold, full_title_key, key_fingerprint
 from citations.works import crossref, dblp, openalex, retraction_watch
 from citations.record_cache import lists_changed, records_changed
 from citations.resolution.current import works_changed
@@ -163,8 +163,8 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
         WorkIdentifier.objects.bulk_create(
             [WorkIdentifier(kind=kind, value=value, work_id=work_id, source=source, observed_at=observed_at)
              for kind, value, work_id, source in identifiers], batch_size=1000, ignore_conflicts=True)
-        TitleKey.objects.bulk_create([TitleKey(key=key, work_id=work_id) for key, work_id in keys],
-                                     batch_size=1000, ignore_conflicts=True)
+        WorkTitleKey.objects.bulk_create([WorkTitleKey(key=key, work_id=work_id) for key, work_id in keys],
+                                         batch_size=1000, ignore_conflicts=True)
     revisions.write_revisions(revised, observed_at)
     if revised:
         # The record shows a work's newest titled revision; the changes feed names the references to it.
@@ -242,11 +242,13 @@ def _any_of(values) -> tuple[str, list]:
     return "ANY(string_to_array(%s, %s))", [joined, _SEPARATOR]
 
 
-def _corr_key(record: WorkRecord) -> tuple[str, str] | None:
-    """dblp's CoRR and venue records of one paper share this: full title and first author."""
+def _corr_key(record: WorkRecord) -> tuple[int, str] | None:
+    """dblp's CoRR and venue records of one paper share this: the fingerprint of their whole-title key
+    (what the store files works under) and the first author."""
     if record.source != dblp.SOURCE or not record.title or not record.first_author:
         return None
-    return "f:" + " ".join(comparable_title(record.title).split()), fold(record.first_author)
+    key = full_title_key(record.title)
+    return (key_fingerprint(key), fold(record.first_author)) if key else None
 
 
 def _corr_versions(batch: list[WorkRecord], held, *, as_text: bool = False) -> dict[int, uuid.UUID | str]:
@@ -258,9 +260,9 @@ def _corr_versions(batch: list[WorkRecord], held, *, as_text: bool = False) -> d
               and not any(i in held for i in record.identifiers)}
     if not wanted:
         return {}
-    candidates: dict[tuple[str, str], set] = {}
-    for key, work, author, doi in (TitleKey.objects.filter(key__in={k for k, _ in wanted.values()},
-                                                           work__arxiv_id__isnull=False)
+    candidates: dict[tuple[int, str], set] = {}
+    for key, work, author, doi in (WorkTitleKey.objects.filter(key__in={k for k, _ in wanted.values()},
+                                                               work__arxiv_id__isnull=False)
                                    .values_list("key", "work_id", "work__first_author", "work__doi")):
         if not doi or doi.startswith("10.48550/"):          # an arXiv version, not another venue's
             candidates.setdefault((key, fold(author or "")), set()).add(str(work) if as_text else work)
@@ -308,8 +310,9 @@ def _copy_works(works: list[tuple], identifiers: list[tuple], keys: list[tuple],
     _copy("cited_works", WORK_COLUMNS, rows)
     _copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
           [(kind, value, work_id, source, when) for kind, value, work_id, source in identifiers])
-    # A key is words of letters and digits (title_blocking_keys) and an id is a UUID: nothing to escape.
-    _copy_lines("title_keys", ("key", "work_id"), sorted([f"{key}\t{work_id}\n" for key, work_id in keys]))
+    # A key's fingerprint is an integer and an id is a UUID: nothing to escape. In the primary key's order.
+    keys.sort()
+    _copy_lines("work_title_keys", ("key", "work_id"), [f"{key}\t{work_id}\n" for key, work_id in keys])
 
 
 def _copy(table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:

@@ -7,7 +7,7 @@ from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from citations.ingest import RejectedLine
 from citations.models import IdentifierKind
 from citations.resolution.identifiers import normalise_doi
-from citations.resolution.text import title_blocking_keys
+from citations.resolution.text import title_fingerprints
 from citations.validation import OutOfRange, clean_text
 
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
@@ -37,10 +37,10 @@ class WorkRecord:
         return [value for k, value in self.identifiers if k == kind]
 
     @cached_property
-    def title_keys(self) -> frozenset[str]:
-        """The blocking keys the work is filed under if it is new (computed once: the importer
-        asks for them in its reading thread, while the database writes the batch before)."""
-        return frozenset(title_blocking_keys(self.title)) if self.title else frozenset()
+    def title_keys(self) -> frozenset[int]:
+        """The fingerprints of the blocking keys the work is filed under if it is new (computed once:
+        the importer asks for them in its reading thread, while the database writes the batch before)."""
+        return frozenset(title_fingerprints(self.title)) if self.title else frozenset()
 
 
 def doi_of(text) -> str | None:

@@ -22,7 +22,7 @@ from datetime import datetime
 
 from django.db import connection
 
-from citations.models import CitedWork, TitleKey, WorkRevision
+from citations.models import CitedWork, WorkRevision, WorkTitleKey
 from citations.resolution.locators import normal_page, normal_volume
 from citations.resolution.text import comparable_title, fold
 from citations.works.records import WorkRecord
@@ -108,5 +108,5 @@ def write_revisions(revisions: list[tuple[str, WorkRecord]], observed_at: dateti
                      volume=record.volume, issue=record.issue, first_page=record.first_page,
                      work_type=record.work_type)
         for work_id, record in revisions], batch_size=1000)
-    TitleKey.objects.bulk_create([TitleKey(key=key, work_id=work_id) for work_id, record in revisions
-                                  for key in sorted(record.title_keys)], batch_size=1000, ignore_conflicts=True)
+    WorkTitleKey.objects.bulk_create([WorkTitleKey(key=key, work_id=work_id) for work_id, record in revisions
+                                      for key in sorted(record.title_keys)], batch_size=1000, ignore_conflicts=True)

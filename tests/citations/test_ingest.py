@@ -7,7 +7,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from citations.ingest import import_arxiv_metadata, ingest_references, lines_of
-from citations.models import Paper, PaperReference, PaperSnapshot, PaperVersion, ReferenceExtraction, TitleKey
+from citations.models import Paper, PaperReference, PaperSnapshot, PaperTitleKey, PaperVersion, ReferenceExtraction
+from citations.resolution.text import key_fingerprint
 from citations.record import build_record
 
 KAGGLE_SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "data" / "unarxive-sample" / \
@@ -31,7 +32,7 @@ def test_metadata_lines_become_papers_with_dated_snapshots(db):
     assert snapshot.submitted_at.isoformat() == "2025-09-14T03:55:03+00:00"
     assert snapshot.last_updated.isoformat() == "2026-07-15T13:51:17+00:00"
     assert list(PaperVersion.objects.filter(paper__arxiv_id="2509.11076").values_list("version", flat=True)) == [1, 2]
-    assert TitleKey.objects.filter(paper__arxiv_id="2509.11076").exists()
+    assert PaperTitleKey.objects.filter(paper__arxiv_id="2509.11076").exists()
 
 
 def test_importing_the_same_metadata_again_writes_nothing(db):
@@ -139,8 +140,9 @@ def test_the_ingest_command_can_resolve_what_it_ingested(held, tmp_path, capsys)
 
 
 def test_titles_can_be_indexed_again_after_the_key_function_changes(held, capsys):
-    TitleKey.objects.filter(pk=TitleKey.objects.first().pk).update(key="f:stale")
+    PaperTitleKey.objects.all().delete()
+    PaperTitleKey.objects.create(key=key_fingerprint("f:stale"), paper=Paper.objects.get())
     call_command("index_titles", "--rebuild")
     assert "1 papers" in capsys.readouterr().out
-    assert not TitleKey.objects.filter(key="f:stale").exists()
-    assert TitleKey.objects.filter(key="f:smartswap swap based memory optimization").exists()
+    assert not PaperTitleKey.objects.filter(key=key_fingerprint("f:stale")).exists()
+    assert PaperTitleKey.objects.filter(key=key_fingerprint("f:smartswap swap based memory optimization")).exists()

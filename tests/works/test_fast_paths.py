@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 
 from citations.ingest import lines_of
-from citations.models import CitedWork, TitleKey, WorkIdentifier
-from citations.resolution.text import title_blocking_keys
+from citations.models import CitedWork, PaperTitleKey, WorkIdentifier, WorkTitleKey
+from citations.resolution.text import title_fingerprints
 from citations.works import importer
 from citations.works.importer import import_works
 from citations.works.sources import loads
@@ -51,7 +51,7 @@ def test_values_with_backslashes_and_tabs_are_stored_as_read():
     assert (work.title, work.first_author, work.volume, work.first_page) == (
         "C:\\path \\N and a \\\\ tab", "O\\Brien", "\\N", "12\\")
     assert set(WorkIdentifier.objects.filter(work=work).values_list("value", flat=True)) == {"10.1234/a\\b"}
-    assert set(TitleKey.objects.filter(work=work).values_list("key", flat=True)) == title_blocking_keys(work.title)
+    assert set(WorkTitleKey.objects.filter(work=work).values_list("key", flat=True)) == title_fingerprints(work.title)
     assert CitedWork.objects.get(doi="10.1234/plain").volume is None
 
 
@@ -65,7 +65,7 @@ def test_copy_escapes_tabs_line_breaks_carriage_returns_and_backslashes():
     importer._copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
                    [("doi", "10.1/x", str(work.id), "crossref", None)][:0])      # nothing: no statement
     with pytest.raises(ValueError):
-        importer._copy_lines("title_keys", ("key", "work_id"), [f"a\\b\t{work.id}\n"])
+        importer._copy_lines("work_title_keys", ("key", "work_id"), [f"a\\b\t{work.id}\n"])
 
 
 def test_new_work_ids_are_version_4_uuids():
@@ -124,7 +124,8 @@ WORKS_INDEXES = {
     "cited_works": {"cited_works_pkey", "cited_works_doi_key", "cited_works_arxiv_id_key", "work_by_volume_page",
                     "work_of_paper"},
     "work_identifiers": {"work_identifiers_pkey", "identifier_names_one_work", "identifiers_of_work"},
-    "title_keys": {"title_keys_pkey", "work_key_once", "paper_key_once", "title_keys_of_paper"},
+    "work_title_keys": {"work_title_keys_pkey"},
+    "paper_title_keys": {"paper_title_keys_pkey", "keys_of_paper"},
 }
 
 
@@ -138,8 +139,9 @@ def test_the_works_tables_carry_only_the_indexes_their_lookups_use(table):
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="query plans are PostgreSQL's")
 def test_candidates_sharing_a_title_key_are_read_by_index():
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute("EXPLAIN SELECT key, paper_id, work_id FROM title_keys WHERE key = ANY(%s)", [["f:a b"]])
-        plan = " ".join(line for line, in cursor.fetchall())
-    assert "work_key_once" in plan
+    for model in (PaperTitleKey, WorkTitleKey):
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute(f"EXPLAIN {model.objects.filter(key__in=[1, 2]).values_list('key').query}")
+            plan = " ".join(line for line, in cursor.fetchall())
+        assert f"{model._meta.db_table}_pkey" in plan

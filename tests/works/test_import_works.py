@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from citations.ingest import ReferenceList, ingest_reference_list, lines_of
-from citations.models import CitedWork, PaperReference, TitleKey, WorkIdentifier
+from citations.models import CitedWork, PaperReference, WorkTitleKey, WorkIdentifier
 from citations.record import build_record
 from citations.resolution.service import resolve_paper
 from citations.works.importer import import_works
@@ -50,15 +50,15 @@ def test_a_crossref_work_is_stored_with_its_fields_and_the_works_its_notices_upd
         "Journal of Psychoceramics", "1", "1")
     assert work.metadata_source == "crossref" and work.work_type == "journal-article"
     assert identifiers_of(work) == {("doi", "10.5555/12345678")}
-    assert TitleKey.objects.filter(work=work).exists()
+    assert WorkTitleKey.objects.filter(work=work).exists()
     assert report.created["works"] == 1 and not report.rejected
 
 
 def test_importing_the_same_file_again_writes_nothing():
     import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
-    before = (CitedWork.objects.count(), WorkIdentifier.objects.count(), TitleKey.objects.count())
+    before = (CitedWork.objects.count(), WorkIdentifier.objects.count(), WorkTitleKey.objects.count())
     report = import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
-    assert (CitedWork.objects.count(), WorkIdentifier.objects.count(), TitleKey.objects.count()) == before
+    assert (CitedWork.objects.count(), WorkIdentifier.objects.count(), WorkTitleKey.objects.count()) == before
     assert report.unchanged == 2 and not report.created.get("works")
 
 

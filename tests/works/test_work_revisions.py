@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from citations.ingest import ReferenceList, ingest_reference_list, lines_of
-from citations.models import CitedWork, TitleKey, WorkRevision
+from citations.models import CitedWork, WorkTitleKey, WorkRevision
 from citations.record import build_record
 from citations.resolution.service import resolve_paper
 from citations.timestamps import render_z
@@ -55,7 +55,7 @@ def test_a_work_first_known_by_a_notice_takes_the_title_its_own_record_gives_lat
     assert (revision.source, revision.observed_at, revision.title, revision.year, revision.first_author) == (
         "crossref", T2, TITLE, 2021, "Okafor")
     assert CitedWork.objects.get(pk=stub.pk).title is None          # the first observation is never rewritten
-    assert TitleKey.objects.filter(work=stub).exists()              # filed under its title's keys
+    assert WorkTitleKey.objects.filter(work=stub).exists()              # filed under its title's keys
 
 
 def test_the_record_shows_the_newest_titled_statement_as_of_its_time():
@@ -90,10 +90,10 @@ def test_a_reference_citing_only_the_revised_title_links_to_the_work():
 def test_importing_a_revision_again_writes_nothing():
     import_works(crossref_lines(NOTICE), source="crossref", observed_at=T1)
     import_works(crossref_lines(PAPER), source="crossref", observed_at=T2)
-    before = (WorkRevision.objects.count(), TitleKey.objects.count())
+    before = (WorkRevision.objects.count(), WorkTitleKey.objects.count())
     report = import_works(crossref_lines(PAPER, NOTICE), source="crossref",
                           observed_at=datetime(2026, 5, 1, tzinfo=UTC))
-    assert (WorkRevision.objects.count(), TitleKey.objects.count()) == before
+    assert (WorkRevision.objects.count(), WorkTitleKey.objects.count()) == before
     assert report.unchanged == 3 and not report.created.get("works revised (a source said more of them)")
 
 

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from citations.models import Paper, TitleKey
+from citations.models import Paper, PaperTitleKey
 from citations.resolution.index import index_paper_titles
 
 BATCH = 5000
@@ -21,6 +21,6 @@ class Command(BaseCommand):
             batch = ids[start:start + BATCH]
             with transaction.atomic():
                 if rebuild:
-                    TitleKey.objects.filter(paper_id__in=batch).delete()
+                    PaperTitleKey.objects.filter(paper_id__in=batch).delete()
                 added += index_paper_titles(paper_ids=batch)
         self.stdout.write(f"{len(ids):,} papers: {added:,} title keys added")
