@@ -81,6 +81,18 @@ def test_dblp_joins_the_corr_record_and_the_venue_record_of_one_paper():
     assert (muller.title, muller.first_author, muller.first_page) == ("On the Shörtest Paths", "Müller", "44")
 
 
+def test_a_venue_record_in_a_later_file_joins_the_corr_work_read_before():
+    whole = read("dblp.xml").decode("iso-8859-1")
+    head, rest = whole.split("<article", 1)
+    corr, rest = rest.split("</article>", 1)
+    venue = rest.split("<inproceedings", 1)[1].split("</inproceedings>", 1)[0]
+    import_works(lines_of(f"{head}<article{corr}</article>\n</dblp>".encode("iso-8859-1")), source="dblp")
+    report = import_works(lines_of(f"{head}<inproceedings{venue}</inproceedings>\n</dblp>".encode("iso-8859-1")),
+                          source="dblp")
+    assert not report.created.get("works") and CitedWork.objects.count() == 1
+    assert ("dblp", "conf/sc/RajbhandariRRH20") in identifiers_of(CitedWork.objects.get(arxiv_id="1910.02054"))
+
+
 def test_a_published_version_joins_the_held_preprint_and_a_reference_to_its_doi_reaches_the_paper():
     make_paper("1910.02054", title=ZERO)
     make_paper("2601.00001", title="Training at scale")
