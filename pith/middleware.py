@@ -1,9 +1,26 @@
-"""Request hygiene before any view: bodies over the limit get 413, NUL characters in the query 400."""
+"""Request hygiene before any view: bodies over the limit get 413, NUL characters in the query 400;
+and every response says how long the application took to make it (Server-Timing)."""
+import time
 from io import BytesIO
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
+
+
+class ServerTiming:
+    """`Server-Timing: app;dur=<ms>` on every response: the time from the request reaching the
+    application to its response leaving it. A client (or bench/api.py) that sees a slow response can
+    tell the server's own time from time spent elsewhere (the network, a queue, scheduling)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        response = self.get_response(request)
+        response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
+        return response
 
 
 class RefuseLargeBodies:

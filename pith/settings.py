@@ -49,6 +49,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "pith.middleware.ServerTiming",           # outermost: its time covers every other middleware
     "django.middleware.security.SecurityMiddleware",
     "pith.middleware.RefuseLargeBodies",
     "whitenoise.middleware.WhiteNoiseMiddleware",
