@@ -208,7 +208,19 @@ def _names_agree(title: str, titles: Iterable[str]) -> bool:
 
 
 def _fuzzy(fields: ReferenceFields, store: CandidateStore, *, doi: str | None) -> Resolution:
-    candidates = store.by_title_keys(title_blocking_keys(fields.title))
+    keys = title_blocking_keys(fields.title)
+    candidates = store.by_title_keys(keys)
+    # Keys a store leaves out because too many titles share them (store.CROWDED_KEY), said in the evidence.
+    crowded = getattr(store, "crowded", lambda keys: 0)(keys)
+    resolution = _fuzzy_among(fields, candidates, doi=doi)
+    if crowded:
+        resolution.evidence["keys_too_common"] = crowded
+        if not candidates:
+            resolution.evidence["reason"] = "the title's blocking keys are each shared by too many works to tell apart"
+    return resolution
+
+
+def _fuzzy_among(fields: ReferenceFields, candidates: list[Candidate], *, doi: str | None) -> Resolution:
     scored = sorted(
         ((best_similarity(fields.title, c.titles), c) for c in candidates if c.titles),
         key=lambda pair: (-pair[0], pair[1].label),

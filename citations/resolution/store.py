@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from functools import reduce
 from operator import or_
 
+from django.db import connection
 from django.db.models import Q
 
 from citations.arxiv_ids import arxiv_doi
@@ -19,6 +20,52 @@ from citations.resolution.matching import Candidate, ReferenceFields
 from citations.resolution.text import key_fingerprint, title_fingerprints
 
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
+
+
+# Blocking keys are specific by design (a whole title, or four of its words in order), but some are
+# shared by many titles all the same: a stock phrase of a field ("systematic review meta analysis"),
+# a generic title ("Editorial"), a template many titles follow. Loading every title filed under such a
+# key made a lookup's cost grow with the store (bench/resolution.py: 18 candidates a reference at 10M
+# titles against 0.8 at 10k, most from 1% of keys). So a key's owners are all candidates only while
+# they are few (SPECIFIC_KEY); an owner of a crowded key is a candidate only when it shares another key
+# with the reference too (a title damaged at its end still shares both head keys with its work). A key
+# with more owners than CROWDED_KEY is not read further and finds nothing. Either way the reference's
+# evidence counts the crowded keys (keys_too_common).
+SPECIFIC_KEY = 100
+CROWDED_KEY = 10_000
+
+
+def _owners_by_key(keys: set[int]) -> dict[int, list[tuple[int | None, str | None]]]:
+    """key -> its owners ((paper id, None) or (None, work id)), at most CROWDED_KEY + 1 per key and owner
+    table: an index range read per key that stops there, however many titles share it."""
+    found: dict[int, list] = {key: [] for key in keys}
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            for table, column in ((PaperTitleKey._meta.db_table, "paper_id"), (WorkTitleKey._meta.db_table, "work_id")):
+                cursor.execute(f"""SELECT k.key, t.{column} FROM unnest(%s::bigint[]) AS k(key)
+                    CROSS JOIN LATERAL (SELECT {column} FROM {table} WHERE key = k.key LIMIT %s) t""",
+                               [sorted(keys), CROWDED_KEY + 1])
+                for key, owner in cursor.fetchall():
+                    found[key].append((owner, None) if column == "paper_id" else (None, str(owner)))
+        return found
+    for key, paper_id in PaperTitleKey.objects.filter(key__in=keys).values_list("key", "paper_id"):
+        found[key].append((paper_id, None))
+    for key, work_id in WorkTitleKey.objects.filter(key__in=keys).values_list("key", "work_id"):
+        found[key].append((None, str(work_id)))
+    return found
+
+
+def _chosen(owners_of_keys: list[list[tuple]]) -> list[tuple]:
+    """The owners that are candidates for a reference with these keys' owners (see SPECIFIC_KEY)."""
+    chosen, shared = [], {}
+    for owners in owners_of_keys:
+        if len(owners) <= SPECIFIC_KEY:
+            chosen += owners
+        elif len(owners) <= CROWDED_KEY:
+            for owner in owners:
+                shared[owner] = shared.get(owner, 0) + 1
+    chosen += [owner for owner, count in shared.items() if count >= 2]
+    return list(dict.fromkeys(chosen))
 
 
 class DatabaseStore:
@@ -50,18 +97,19 @@ class DatabaseStore:
         return self._target(self._doi_targets.get(doi))
 
     def by_title_keys(self, keys: Iterable[str]) -> list[Candidate]:
-        keys = {key_fingerprint(key) for key in keys}
-        missing = {key for key in keys if key not in self._key_targets}
-        if missing:
-            self._load(keys=missing)
+        keys = sorted({key_fingerprint(key) for key in keys})
+        self._load(keys=[keys])
         found, seen = [], set()
-        for key in sorted(keys):
-            for target in self._key_targets.get(key, ()):
-                candidate = self._target(target)
-                if candidate is not None and id(candidate) not in seen:
-                    seen.add(id(candidate))
-                    found.append(candidate)
+        for target in _chosen([self._key_targets[key] for key in keys]):
+            candidate = self._target(target)
+            if candidate is not None and id(candidate) not in seen:
+                seen.add(id(candidate))
+                found.append(candidate)
         return found
+
+    def crowded(self, keys: Iterable[str]) -> int:
+        """How many of these keys are shared by too many titles for all of them to be candidates."""
+        return sum(len(self._key_targets.get(key_fingerprint(key), ())) > SPECIFIC_KEY for key in keys)
 
     def by_locator(self, volume: str, first_page: str) -> list[Candidate]:
         locator = (volume, first_page)
@@ -73,7 +121,7 @@ class DatabaseStore:
 
     def prefetch(self, batch: Iterable[ReferenceFields]) -> None:
         """Load every candidate a batch of references could name, in a few queries."""
-        arxiv_ids, dois, keys, locators = set(), set(), set(), set()
+        arxiv_ids, dois, keys, locators = set(), set(), [], set()
         for fields in batch:
             if fields.locator:
                 locators.add((fields.locator.volume, fields.locator.first_page))
@@ -85,9 +133,9 @@ class DatabaseStore:
                 elif identifier["kind"] == "doi":
                     dois.add(identifier["value"])
             if fields.title:
-                keys |= title_fingerprints(fields.title)
+                keys.append(sorted(title_fingerprints(fields.title)))
         self._load(arxiv_ids=arxiv_ids - set(self._paper_by_arxiv), dois=dois - set(self._doi_targets),
-                   keys=keys - set(self._key_targets), locators=locators - set(self._locator_works))
+                   keys=keys, locators=locators - set(self._locator_works))
 
     def _target(self, target) -> Candidate | None:
         if target is None:
@@ -95,7 +143,8 @@ class DatabaseStore:
         paper_id, work_id = target
         return self._papers.get(paper_id) if paper_id else self._works.get(work_id)
 
-    def _load(self, *, arxiv_ids=frozenset(), dois=frozenset(), keys=frozenset(), locators=frozenset()) -> None:
+    def _load(self, *, arxiv_ids=frozenset(), dois=frozenset(), keys=(), locators=frozenset()) -> None:
+        """Load the candidates these name; keys: each reference's key fingerprints, a list a reference."""
         paper_ids: set[int] = set()
         work_ids: set[str] = set()
         arxiv_dois = {d[len(ARXIV_DOI_PREFIX):] for d in dois if d.startswith(ARXIV_DOI_PREFIX)}
@@ -123,15 +172,15 @@ class DatabaseStore:
                     paper_ids.add(paper_id)
                 elif work_id:
                     work_ids.add(work_id)
-        if keys:
-            for key in keys:
-                self._key_targets.setdefault(key, [])
-            for key, paper_id in PaperTitleKey.objects.filter(key__in=keys).values_list("key", "paper_id"):
-                self._key_targets[key].append((paper_id, None))
-                paper_ids.add(paper_id)
-            for key, work_id in WorkTitleKey.objects.filter(key__in=keys).values_list("key", "work_id"):
-                self._key_targets[key].append((None, str(work_id)))
-                work_ids.add(str(work_id))
+        unread = {key for reference in keys for key in reference} - set(self._key_targets)
+        if unread:
+            self._key_targets.update(_owners_by_key(unread))
+        for reference in keys:
+            for paper_id, work_id in _chosen([self._key_targets[key] for key in reference]):
+                if paper_id:
+                    paper_ids.add(paper_id)
+                else:
+                    work_ids.add(work_id)
         if locators:
             work_ids |= self._load_locators(locators)
         self._load_papers(paper_ids - set(self._papers))
