@@ -13,15 +13,19 @@ millions of works an afternoon's import. A work's row is kept as first observed:
 the same work adds identifiers, and, when it says something not known of the work yet (a title for a
 work first known by a notice's bare DOI, a venue version's year), a dated revision (revisions.py).
 
-Speed (bench/works.py): the file is parsed in a thread ahead of the writes, so Python reads the next
-batch while PostgreSQL writes this one; the COPY rows are plain text joined into one buffer per table
-(no model instances), and the lookups send one array, not a parameter per value. The decisions are
-made one batch after the other, as before, so the result does not depend on the thread. What remains
-is PostgreSQL's own work (the indexes, the foreign-key checks at commit): most of the time.
+Speed (bench/works.py): on PostgreSQL the file is parsed in a child process ahead of the writes, so
+parsing and writing run on two cores (a thread took turns with the writes for Python's lock); the
+cycle collector is off while a file is read (its records are freed by reference counting); the COPY
+rows are plain text joined into one buffer per table (no model instances); new works get time-ordered
+ids (UUIDv7), so their index grows at its end; lookups send one array, not a parameter per value.
+The decisions are made one batch after the other, as before, so the result does not depend on the
+reader. What remains is PostgreSQL's own work, about half of the time.
 """
+import gc
 import os
 import queue
 import threading
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -63,7 +67,11 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
     observed_at = observed_at or timezone.now()
     report = WorksReport()
     batch: list[WorkRecord] = []
-    items = _ReadAhead(READERS[source](lines), prepare=_prepare)
+    items = _read_ahead(READERS[source](lines))
+    collecting = gc.isenabled()
+    # A batch holds tens of thousands of records, each made of containers that reference counting
+    # frees; the cycle collector only walked them over and over (a fifth of the Python time).
+    gc.disable()
     try:
         for position, item in items:
             report.lines += 1
@@ -80,11 +88,24 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
         report.stopped = str(error)
     finally:
         items.close()
+        if collecting:
+            gc.enable()
     if batch:
         report.referencing += _resolve_references_naming(_write(batch, observed_at, report))
     if progress:
         progress()
     return report
+
+
+def _read_ahead(items: Iterable):
+    """The reader's items, read ahead: in a child process on PostgreSQL (the bulk path, where the
+    parsing is half the work) when this process may fork one, else in a thread."""
+    import multiprocessing
+
+    if (connection.vendor == "postgresql" and "fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon):
+        return _ReadAheadProcess(items, prepare=_prepare)
+    return _ReadAhead(items, prepare=_prepare)
 
 
 def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) -> set[str]:
@@ -109,7 +130,7 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
     # Work ids: text on the COPY path (what COPY writes), uuid.UUID on the ORM path.
     held = _held_identifiers(batch, as_text=copy)
     by_title = _corr_versions(batch, held, as_text=copy)
-    new_ids = iter(_uuid4_texts(len(batch))) if copy else None
+    new_ids = iter(_uuid7_texts(len(batch))) if copy else None
     corr_in_batch: dict[tuple[str, str], list] = {}
     works: list[tuple] = []                 # (work id, record) of each new work
     identifiers: list[tuple] = []           # (kind, value, work id, source) of each new identifier
@@ -286,15 +307,22 @@ def _work_row(work_id, record: WorkRecord, observed_at) -> tuple:
             record.work_type)
 
 
-def _uuid4_texts(count: int) -> list[str]:
-    """count random version-4 UUIDs as text, as str(uuid.uuid4()) makes them (16 random bytes, the
-    version and variant bits set), a few times faster."""
-    raw = os.urandom(16 * count).hex()
-    return [f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:]}"
-            for h in (raw[32 * n:32 * n + 32] for n in range(count))]
+def _uuid7_texts(count: int) -> list[str]:
+    """count new work ids as text: version-7 UUIDs (RFC 9562), the current Unix time in milliseconds
+    followed by a counter from a random start (its "monotonic random" method), so one batch's ids
+    follow each other. Random version-4 ids landed all over the works' primary-key index, each
+    insert touching a page of its own; these all land at its end (bench/works.py)."""
+    millis = time.time_ns() // 1_000_000
+    start = int.from_bytes(os.urandom(8), "big") >> 2          # room for the batch below 2**74
+    ids = []
+    for n in range(start, start + count):
+        value = (millis << 80) | (0x7 << 76) | ((n >> 62) & 0xFFF) << 64 | (0b10 << 62) | (n & _LOW_62)
+        text = f"{value:032x}"
+        ids.append(f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}")
+    return ids
 
 
-_VARIANT = {digit: "89ab"[int(digit, 16) & 3] for digit in "0123456789abcdef"}
+_LOW_62 = (1 << 62) - 1
 
 
 def _copy_works(works: list[tuple], identifiers: list[tuple], keys: list[tuple], observed_at: datetime) -> None:
@@ -345,6 +373,68 @@ def _copy_lines(table: str, columns: tuple[str, ...], lines: list[str]) -> None:
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+class ReaderDied(RuntimeError):
+    """The child process reading the file ended before the file did (killed: out of memory?)."""
+
+
+class _ReadAheadProcess:
+    """_ReadAhead's items, read and prepared in a child process, handed over a chunk at a time (pickled):
+    the parsing runs on another core instead of taking turns with the writes for Python's lock (one
+    process: 13,000 works/s, Python the bottleneck; two: 18,000, bench/works.py). The child is forked:
+    it inherits the open file and the reader, and never touches the database (the parent's connection
+    is left alone: a forked child ends by os._exit, closing nothing). In order; an exception of the
+    reader comes where it happened, and a child that dies (killed) is an error, never a wait forever."""
+
+    _END = "end"
+
+    def __init__(self, items: Iterable, prepare: Callable[[object], None] = lambda item: None):
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self._queue = context.Queue(maxsize=READ_AHEAD_DEPTH)
+        self._process = context.Process(target=self._read, args=(items, prepare, self._queue),
+                                        name="import_works reader", daemon=True)
+        self._process.start()
+
+    @classmethod
+    def _read(cls, items: Iterable, prepare, out) -> None:
+        gc.disable()            # short-lived objects only, freed by reference counting (import_works)
+        chunk = []
+        try:
+            for item in items:
+                prepare(item[1])
+                chunk.append(item)
+                if len(chunk) >= READ_AHEAD_CHUNK:
+                    out.put((chunk, None))
+                    chunk = []
+        except BaseException as error:          # handed over, raised in the importing process
+            out.put((chunk, error))
+            return
+        out.put((chunk, cls._END))
+
+    def __iter__(self) -> Iterator:
+        while True:
+            try:
+                chunk, end = self._queue.get(timeout=1)
+            except queue.Empty:
+                if self._process.is_alive():
+                    continue
+                raise ReaderDied(f"the process reading the file ended (exit code {self._process.exitcode}) "
+                                 "before the end of the file") from None
+            yield from chunk
+            if end == self._END:
+                return
+            if end is not None:
+                raise end
+
+    def close(self) -> None:
+        """Stop reading (the importer is done, or failed) and wait for the child."""
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        self._queue.close()
 
 
 class _ReadAhead:

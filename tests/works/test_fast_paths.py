@@ -68,12 +68,16 @@ def test_copy_escapes_tabs_line_breaks_carriage_returns_and_backslashes():
         importer._copy_lines("work_title_keys", ("key", "work_id"), [f"a\\b\t{work.id}\n"])
 
 
-def test_new_work_ids_are_version_4_uuids():
-    ids = importer._uuid4_texts(2000)
-    assert len(set(ids)) == 2000
+def test_new_work_ids_are_version_7_uuids_that_follow_each_other():
+    ids = importer._uuid7_texts(2000)
+    assert len(set(ids)) == 2000 and ids == sorted(ids)
+    later = importer._uuid7_texts(1)[0]
     for text in ids:
         value = uuid.UUID(text)
-        assert str(value) == text and value.version == 4 and value.variant == uuid.RFC_4122
+        assert str(value) == text and value.version == 7 and value.variant == uuid.RFC_4122
+    # The first 48 bits are the time in milliseconds: a later batch's ids come after.
+    assert int(later[:8] + later[9:13], 16) >= int(ids[-1][:8] + ids[-1][9:13], 16)
+    assert abs(int(ids[0][:8] + ids[0][9:13], 16) / 1000 - __import__("time").time()) < 60
 
 
 def test_a_file_that_breaks_off_raises_where_it_breaks_and_keeps_the_batches_before(monkeypatch):
@@ -145,3 +149,22 @@ def test_candidates_sharing_a_title_key_are_read_by_index():
             cursor.execute(f"EXPLAIN {model.objects.filter(key__in=[1, 2]).values_list('key').query}")
             plan = " ".join(line for line, in cursor.fetchall())
         assert f"{model._meta.db_table}_pkey" in plan
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the file is read in a child process on PostgreSQL")
+def test_the_reading_process_dying_is_an_error_and_the_batches_before_it_stay(monkeypatch):
+    import os
+    import time
+
+    monkeypatch.setattr(importer, "BATCH", 3)
+    monkeypatch.setattr(importer, "READ_AHEAD_CHUNK", 2)
+
+    def lines():
+        for n in range(7):
+            yield crossref_line(f"10.1234/k{n}", f"Work number {n} of a killed reader") + b"\n"
+        time.sleep(0.5)                 # (what it read is handed over first)
+        os._exit(9)                     # in the child: as if the kernel killed it
+
+    with pytest.raises(importer.ReaderDied, match="exit code 9"):
+        import_works(lines(), source="crossref")
+    assert CitedWork.objects.count() == 6

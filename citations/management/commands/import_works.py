@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 from citations.ingest import open_lines
 from citations.management.progress import byte_progress, report_lines
 from citations.validation import OutOfRange, parse_time
-from citations.works.importer import READERS, import_works
+from citations.works.importer import READERS, ReaderDied, import_works
 
 
 class Command(BaseCommand):
@@ -32,6 +32,9 @@ class Command(BaseCommand):
         with byte_progress(position, size, f"{source} works") as progress:
             try:
                 report = import_works(lines, source=source, observed_at=when, progress=progress)
+            except ReaderDied as error:
+                raise CommandError(f"{file}: {error}; the works before it were imported, run the command "
+                                   "again for the rest (it skips what is stored)") from None
             except (OSError, EOFError) as error:
                 raise CommandError(f"{file}: the file ends early or is not valid gzip ({error}); the works "
                                    "before it were imported") from None
