@@ -327,7 +327,7 @@ def main() -> None:
         for name, path in lists.items():
             cold, body, _ = get(base + path, headers)
             timed = [get(base + path, headers) for _ in range(args.runs)]
-            samples, server = [seconds for seconds, _, _ in timed], [s for _, _, s in timed]
+            samples, server_times = [seconds for seconds, _, _ in timed], [s for _, _, s in timed]
             # Five pages on, by the cursors the API gives.
             import json
 
@@ -339,7 +339,7 @@ def main() -> None:
                 page = json.loads(raw)
             median, p99 = statistics.median(samples), percentile(samples, 0.99)
             figures[name] = (median, p99)
-            server_figures[name] = (statistics.median(server), percentile(server, 0.99))
+            server_figures[name] = (statistics.median(server_times), percentile(server_times, 0.99))
             print(f"{name:30}{cold * 1000:>9.1f}{median * 1000:>9.1f}{p99 * 1000:>9.1f}"
                   f"{(deep or 0) * 1000:>9.1f}{median / record_median:>7.2f}{p99 / record_median:>7.2f}"
                   f"{server_figures[name][0] * 1000:>9.2f}{server_figures[name][1] * 1000:>9.2f}")

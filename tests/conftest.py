@@ -89,15 +89,18 @@ def fresh_cache():
     from django.core.cache import cache
 
     from citations.api.page_cache import local_pages
+    from citations.api.throttles import forget_leases
     from citations.record_cache import local_bodies
 
     cache.clear()
     local_bodies.clear()
     local_pages.clear()
+    forget_leases()
     yield
     cache.clear()
     local_bodies.clear()
     local_pages.clear()
+    forget_leases()
 
 
 @pytest.fixture(scope="session")

@@ -4,12 +4,17 @@ DRF's TokenAuthentication reads `Token.objects.select_related("user").get(key=..
 cached list page that ORM query's building was half the request (profiled on the demo store). This is
 the same check, the token's user read by one indexed SQL statement and made a User as the ORM would:
 still read on every request, so a deleted token or a deactivated user is refused at the next one.
+The same statement reads the API lists' generations (citations/record_cache.py), which a cached page
+is checked against: a token client's cached page then costs this one statement, not two.
 """
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
+
+from citations.api.page_cache import remember_generations
+from citations.record_cache import GENERATIONS, JOB_KEYS, LIST_KEYS, jobs_generation, lists_generation
 
 
 def _user_columns():
@@ -18,16 +23,28 @@ def _user_columns():
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
+    def authenticate(self, request):
+        self._request = request
+        try:
+            return super().authenticate(request)
+        finally:
+            self._request = None
+
     def authenticate_credentials(self, key):
         user_model, columns = _user_columns()
+        sums = ", ".join(f"(SELECT SUM(value) FROM {GENERATIONS} WHERE key IN ({', '.join(['%s'] * len(keys))}))"
+                         for keys in (LIST_KEYS, JOB_KEYS))
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT {', '.join(f'u.{connection.ops.quote_name(c)}' for c in columns)} "
+                f"SELECT {', '.join(f'u.{connection.ops.quote_name(c)}' for c in columns)}, {sums} "
                 f"FROM {Token._meta.db_table} t JOIN {user_model._meta.db_table} u ON u.id = t.user_id "
-                "WHERE t.key = %s", [key])
+                "WHERE t.key = %s", [*LIST_KEYS, *JOB_KEYS, key])
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
+        *row, lists, jobs = row
+        if getattr(self, "_request", None) is not None:
+            remember_generations(self._request, {lists_generation: lists or 0, jobs_generation: jobs or 0})
         user = user_model.from_db(connection.alias, columns, row)
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))

@@ -30,7 +30,11 @@ def cached_list_page(view, request, build, generation_of=lists_generation) -> Ht
         return build()                              # the browsable API: built each time
     address = hashlib.sha256(request.build_absolute_uri().encode()).hexdigest()[:32]
     key = f"api:page:{view.basename}:{int(request.user.is_staff)}:{address}"
-    generation = generation_of()
+    # Read already with the request's token (citations/api/authentication.py), or now: before the
+    # page is built either way, so a write racing the build costs a rebuild, never a stale page.
+    generation = getattr(request._request, GENERATIONS_READ, {}).get(generation_of)
+    if generation is None:
+        generation = generation_of()
     body = local_pages.get(key, generation)
     if body is None:
         body = cache_get(f"{key}:{generation}")
@@ -43,6 +47,14 @@ def cached_list_page(view, request, build, generation_of=lists_generation) -> Ht
             cache_set(f"{key}:{generation}", body, settings.API_PAGE_CACHE_SECONDS)
         local_pages.put(key, generation, body)
     return HttpResponse(body, content_type=CONTENT_TYPE)
+
+
+GENERATIONS_READ = "pith_generations_read"
+
+
+def remember_generations(request, generations: dict) -> None:
+    """Generations read for this request (the generation function -> its value), for cached_list_page."""
+    setattr(getattr(request, "_request", request), GENERATIONS_READ, generations)
 
 
 class CachedListMixin:
