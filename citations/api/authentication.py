@@ -5,7 +5,8 @@ cached list page that ORM query's building was half the request (profiled on the
 the same check, the token's user read by one indexed SQL statement and made a User as the ORM would:
 still read on every request, so a deleted token or a deactivated user is refused at the next one.
 The same statement reads the API lists' generations (citations/record_cache.py), which a cached page
-is checked against: a token client's cached page then costs this one statement, not two.
+is checked against, and the model permissions the user holds (citations/api/permissions.py): a token
+client's cached page then costs this one statement, the jobs list's included.
 """
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -14,6 +15,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
 from citations.api.page_cache import remember_generations
+from citations.api.permissions import HELD, held_permissions_sql, only_model_backend
 from citations.record_cache import GENERATIONS, JOB_KEYS, LIST_KEYS, jobs_generation, lists_generation
 
 
@@ -36,16 +38,19 @@ class TokenAuthentication(authentication.TokenAuthentication):
                          for keys in (LIST_KEYS, JOB_KEYS))
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT {', '.join(f'u.{connection.ops.quote_name(c)}' for c in columns)}, {sums} "
+                f"SELECT {', '.join(f'u.{connection.ops.quote_name(c)}' for c in columns)}, {sums}, "
+                f"{held_permissions_sql('u.id')} "
                 f"FROM {Token._meta.db_table} t JOIN {user_model._meta.db_table} u ON u.id = t.user_id "
                 "WHERE t.key = %s", [*LIST_KEYS, *JOB_KEYS, key])
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        *row, lists, jobs = row
+        *row, lists, jobs, held = row
         if getattr(self, "_request", None) is not None:
             remember_generations(self._request, {lists_generation: lists or 0, jobs_generation: jobs or 0})
         user = user_model.from_db(connection.alias, columns, row)
+        if only_model_backend():
+            setattr(user, HELD, frozenset((held or "").split()))
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return user, key

@@ -59,3 +59,26 @@ def test_operators_filter_jobs_by_kind_and_state(users):
     assert [j["kind"] for j in api.get("/api/v1/jobs/?state=failed").json()["results"]] == ["citations.resolve_references"]
     assert [j["state"] for j in api.get("/api/v1/jobs/?kind=citations.check_standing").json()["results"]] == ["succeeded"]
     assert api.get("/api/v1/jobs/?state=exploded").status_code == 400
+
+
+def test_the_permissions_read_with_the_token_agree_with_django_and_a_revoked_one_is_refused_next(users):
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    from citations.api.authentication import TokenAuthentication
+    from citations.api.permissions import HELD
+
+    for user in users:
+        key = Token.objects.create(user=user).key
+        if not user.is_active:
+            continue
+        authenticated, _ = TokenAuthentication().authenticate_credentials(key)
+        assert getattr(authenticated, HELD) is not None
+        for perm in PERMS:
+            fresh = User.objects.get(pk=user.pk)
+            assert user_has_perm(authenticated, perm) == fresh.has_perm(perm), (user.username, perm)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get(user=users[0]).key}")
+    assert api.get("/api/v1/jobs/").status_code == 200
+    users[0].user_permissions.clear()
+    assert api.get("/api/v1/jobs/").status_code == 403
