@@ -234,31 +234,28 @@ class DatabaseStore:
                 dois[paper_id].add(doi.lower())
             if names:                     # arXiv's "A. Author, B. Author and C. Author"
                 authors[paper_id].add(names.split(",")[0].split(" and ")[0].strip())
-        works = {}
-        for work_id, paper_id, title, year, doi, author in CitedWork.objects.filter(
-                paper_id__in=paper_ids).order_by().values_list("id", "paper_id", "title", "year", "doi", "first_author"):
-            works[paper_id] = str(work_id)
+        def stated(paper_id, title, year, author) -> None:
             if title and title not in titles[paper_id]:
                 titles[paper_id].append(title)
             if year:
                 years[paper_id].add(year)
-            if doi:
-                dois[paper_id].add(doi)
             if author:
                 authors[paper_id].add(author)
+
+        works = {}
+        for work_id, paper_id, title, year, doi, author in CitedWork.objects.filter(
+                paper_id__in=paper_ids).order_by().values_list("id", "paper_id", "title", "year", "doi", "first_author"):
+            works[paper_id] = str(work_id)
+            stated(paper_id, title, year, author)
+            if doi:
+                dois[paper_id].add(doi)
         paper_of_work = {w: p for p, w in works.items()}
         for work_id, value in WorkIdentifier.objects.filter(work_id__in=works.values(), kind=IdentifierKind.DOI) \
                 .order_by().values_list("work_id", "value"):
             dois[paper_of_work[str(work_id)]].add(value)
         # What later sources said of the paper's work: its journal version's title, year, first author.
         for work_id, title, year, author, _, _, _ in self._revisions(works.values()):
-            paper_id = paper_of_work[work_id]
-            if title and title not in titles[paper_id]:
-                titles[paper_id].append(title)
-            if year:
-                years[paper_id].add(year)
-            if author:
-                authors[paper_id].add(author)
+            stated(paper_of_work[work_id], title, year, author)
         for paper_id in paper_ids:
             dois[paper_id].add(arxiv_doi(arxiv[paper_id]))
             self._papers[paper_id] = Candidate(
