@@ -55,10 +55,10 @@ def fill(conn) -> None:
             for n, aid in enumerate(ids, 1):
                 copy.write_row((n, aid, T0))
         with cur.copy("COPY paper_snapshots (id, paper_id, observed_at, title, submitted_at, last_updated, "
-                      "latest_version, primary_category, categories, authors, source) FROM STDIN") as copy:
+                      "latest_version, primary_category, categories, authors, source, revision) FROM STDIN") as copy:
             for n in range(1, PAPERS + 1):
                 copy.write_row((n, n, T0, f"Synthetic paper number {n} on pipeline parallel training", T0, T0, 1,
-                                "cs.DC", "cs.DC", "A. Author", "arxiv_metadata"))
+                                "cs.DC", "cs.DC", "A. Author", "arxiv_metadata", 0))
         with cur.copy("COPY paper_versions (id, paper_id, version) FROM STDIN") as copy:
             for n in range(1, PAPERS + 1):
                 copy.write_row((n, n, 1))
