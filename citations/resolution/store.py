@@ -31,7 +31,7 @@ ARXIV_DOI_PREFIX = "10.48550/arxiv."
 # with the reference too (a title damaged at its end still shares both head keys with its work). A key
 # with more owners than CROWDED_KEY is not read further and finds nothing. Either way the reference's
 # evidence counts the crowded keys (keys_too_common).
-SPECIFIC_KEY = 100
+SPECIFIC_KEY = 25
 CROWDED_KEY = 10_000
 
 
