@@ -47,7 +47,8 @@
     links name the intended paper, the database time by statement (warm-up run), every
     sequential scan of the store's tables seen in EXPLAIN ANALYZE of those statements, and the
     slowdown at the largest size relative to the smallest. Goal: at most 2x slower at 1,000,000
-    titles than at 10,000. The 1,000,000 fill takes about 4 minutes and 1.7 GB of disk.
+    and at 10,000,000 titles than at 10,000. The 1,000,000 fill takes about 3 minutes and 1.1 GB of
+    disk; the 10,000,000 fill about 50 minutes and 10 GB.
 """
 import argparse
 import glob
@@ -781,14 +782,19 @@ def bench_resolution(args) -> bool:
     paired = [b / a for a, b in zip(smallest["samples"], largest["samples"])]
     print(f"slowdown at {largest['size']:,} relative to {smallest['size']:,}: {slowdown:.2f}x "
           f"(ratio of medians; per round: {', '.join(f'{x:.2f}' for x in paired)})")
-    if smallest["size"] == 10_000 and largest["size"] == 1_000_000:
-        met = slowdown <= SLOWDOWN_GOAL
-        print(f"goal (b): at most {SLOWDOWN_GOAL:.0f}x slower at 1,000,000 titles than at 10,000: "
-              f"{'MET' if met else 'NOT MET'} ({slowdown:.2f}x)")
-        return met
-    print(f"goal (b) is judged at 1,000,000 against 10,000 titles (at most {SLOWDOWN_GOAL:.0f}x slower); "
-          "these sizes do not include both")
-    return False
+    # Judged against 10,000 titles: at 1,000,000 (issue 3) and at 10,000,000 (issue 10), at most 2x slower.
+    met = None
+    for size in (1_000_000, 10_000_000):
+        if smallest["size"] == 10_000 and size in rates:
+            ratio = rates[10_000] / rates[size]
+            ok = ratio <= SLOWDOWN_GOAL
+            met = ok if met is None else met and ok
+            print(f"goal (b): at most {SLOWDOWN_GOAL:.0f}x slower at {size:,} titles than at 10,000: "
+                  f"{'MET' if ok else 'NOT MET'} ({ratio:.2f}x)")
+    if met is None:
+        print(f"goal (b) is judged at 1,000,000 and 10,000,000 against 10,000 titles (at most {SLOWDOWN_GOAL:.0f}x "
+              "slower); these sizes include neither pair")
+    return bool(met)
 
 
 def main() -> None:
