@@ -10,7 +10,7 @@ from django.db import connection
 from citations.ingest import lines_of
 from citations.models import CitedWork, PaperTitleKey, WorkIdentifier, WorkTitleKey
 from citations.resolution.text import title_fingerprints
-from citations.works import importer
+from citations.works import importer, read_ahead
 from citations.works.importer import import_works
 from citations.works.sources import loads
 
@@ -82,7 +82,7 @@ def test_new_work_ids_are_version_7_uuids_that_follow_each_other():
 
 def test_a_file_that_breaks_off_raises_where_it_breaks_and_keeps_the_batches_before(monkeypatch):
     monkeypatch.setattr(importer, "BATCH", 3)
-    monkeypatch.setattr(importer, "READ_AHEAD_CHUNK", 2)
+    monkeypatch.setattr(read_ahead, "READ_AHEAD_CHUNK", 2)
 
     def lines():
         for n in range(7):
@@ -97,7 +97,7 @@ def test_a_file_that_breaks_off_raises_where_it_breaks_and_keeps_the_batches_bef
 
 def test_a_gzip_file_is_read_the_same_through_the_reading_thread(tmp_path, monkeypatch):
     monkeypatch.setattr(importer, "BATCH", 4)
-    monkeypatch.setattr(importer, "READ_AHEAD_CHUNK", 3)
+    monkeypatch.setattr(read_ahead, "READ_AHEAD_CHUNK", 3)
     lines = [crossref_line(f"10.1234/g{n}", f"Gzip work {n}") for n in range(10)] + [b"not json"]
     path = tmp_path / "w.jsonl.gz"
     path.write_bytes(gzip.compress(b"\n".join(lines)))
@@ -157,7 +157,7 @@ def test_the_reading_process_dying_is_an_error_and_the_batches_before_it_stay(mo
     import time
 
     monkeypatch.setattr(importer, "BATCH", 3)
-    monkeypatch.setattr(importer, "READ_AHEAD_CHUNK", 2)
+    monkeypatch.setattr(read_ahead, "READ_AHEAD_CHUNK", 2)
 
     def lines():
         for n in range(7):
@@ -165,6 +165,6 @@ def test_the_reading_process_dying_is_an_error_and_the_batches_before_it_stay(mo
         time.sleep(0.5)                 # (what it read is handed over first)
         os._exit(9)                     # in the child: as if the kernel killed it
 
-    with pytest.raises(importer.ReaderDied, match="exit code 9"):
+    with pytest.raises(read_ahead.ReaderDied, match="exit code 9"):
         import_works(lines(), source="crossref")
     assert CitedWork.objects.count() == 6

@@ -3,7 +3,8 @@ from django.core.management.base import BaseCommand, CommandError
 from citations.ingest import open_lines
 from citations.management.progress import byte_progress, report_lines
 from citations.validation import OutOfRange, parse_time
-from citations.works.importer import READERS, ReaderDied, import_works
+from citations.works.importer import READERS, import_works
+from citations.works.read_ahead import ReaderDied
 
 
 class Command(BaseCommand):
