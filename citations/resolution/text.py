@@ -1,5 +1,6 @@
 """Text normalisation for references and titles: PDF artefacts, comparison forms, blocking keys."""
 import re
+import struct
 import unicodedata
 from hashlib import md5
 
@@ -117,8 +118,10 @@ def key_fingerprint(key: str) -> int:
     integer. Keys are up to 200 characters of text; their fingerprints index in a third of the space
     and three times faster (bench/works.py). Two keys sharing a fingerprint (about one pair in 2^64
     lookups) only add a candidate whose title is then compared like any other."""
-    return int.from_bytes(md5(key.encode(), usedforsecurity=False).digest()[:8], "big", signed=True)
+    return _first_8_bytes(md5(key.encode(), usedforsecurity=False).digest())[0]
 
+
+_first_8_bytes = struct.Struct(">q").unpack_from      # big-endian, signed: as int.from_bytes(..., signed=True)
 
 # key_fingerprint in PostgreSQL, for SQL that files keys already stored as text (migration 0019).
 KEY_FINGERPRINT_SQL = "('x' || left(md5({}), 16))::bit(64)::bigint"
