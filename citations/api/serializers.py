@@ -124,11 +124,13 @@ class CitedWorkSerializer(serializers.ModelSerializer):
     first observation), with every revision listed, newest first."""
 
     work_id = serializers.UUIDField(source="id")
-    title = serializers.SerializerMethodField()
-    year = serializers.SerializerMethodField()
-    venue = serializers.SerializerMethodField()
-    metadata_source = serializers.SerializerMethodField(help_text="The source of the statement shown.")
-    snapshot_observed_at = serializers.SerializerMethodField(help_text="When that statement was observed.")
+    title = serializers.CharField(source="stated.title", allow_null=True, read_only=True)
+    year = serializers.IntegerField(source="stated.year", allow_null=True, read_only=True)
+    venue = serializers.CharField(source="stated.venue", allow_null=True, read_only=True)
+    metadata_source = serializers.CharField(source="stated.source", allow_null=True, read_only=True,
+                                            help_text="The source of the statement shown.")
+    snapshot_observed_at = serializers.DateTimeField(source="stated.observed_at", read_only=True,
+                                                     help_text="When that statement was observed.")
     pith_arxiv_id = serializers.CharField(source="paper.arxiv_id", allow_null=True, default=None)
     revisions = WorkRevisionSerializer(source="revisions_newest_first", many=True, read_only=True,
                                        help_text="Later statements of the work by named sources, newest first.")
@@ -137,30 +139,6 @@ class CitedWorkSerializer(serializers.ModelSerializer):
         model = CitedWork
         fields = ("work_id", "doi", "arxiv_id", "title", "year", "venue", "metadata_source", "snapshot_observed_at",
                   "pith_arxiv_id", "revisions")
-
-    @staticmethod
-    def _stated(work):
-        revision = next((r for r in getattr(work, "revisions_newest_first", ()) if r.title), None)
-        return work if revision is None else revision
-
-    def get_title(self, work) -> str | None:
-        return self._stated(work).title
-
-    def get_year(self, work) -> int | None:
-        return self._stated(work).year
-
-    def get_venue(self, work) -> str | None:
-        stated = self._stated(work)
-        return stated.venue if stated is work else stated.container_title
-
-    def get_metadata_source(self, work) -> str | None:
-        stated = self._stated(work)
-        return stated.metadata_source if stated is work else stated.source
-
-    def get_snapshot_observed_at(self, work) -> str:
-        stated = self._stated(work)
-        at = stated.snapshot_observed_at if stated is work else stated.observed_at
-        return serializers.DateTimeField().to_representation(at)
 
 
 class StandingEventSerializer(serializers.ModelSerializer):

@@ -1,5 +1,8 @@
 """Canonical cited works and the append-only resolution links of references."""
 import uuid
+from datetime import datetime
+from functools import cached_property
+from typing import NamedTuple
 
 from django.db import models
 from django.db.models import F, OuterRef, Q, Subquery
@@ -61,6 +64,28 @@ class CitedWork(models.Model):
 
     def __str__(self) -> str:
         return self.title or self.doi or self.arxiv_id or str(self.id)
+
+    @cached_property
+    def stated(self) -> "WorkStatement":
+        """The work as the record shows it now: its newest revision with a title, else its first
+        observation (the record's SQL applies the same rule as of its cutoff: citations/record.py).
+        Reads the revisions prefetched as `revisions_newest_first` (the works API does), else queries."""
+        revisions = getattr(self, "revisions_newest_first", None)
+        if revisions is None:
+            revisions = self.revisions.order_by("-observed_at", "-id")
+        revision = next((r for r in revisions if r.title), None)
+        if revision is None:
+            return WorkStatement(self.title, self.year, self.venue, self.metadata_source, self.snapshot_observed_at)
+        return WorkStatement(revision.title, revision.year, revision.container_title, revision.source,
+                             revision.observed_at)
+
+
+class WorkStatement(NamedTuple):
+    title: str | None
+    year: int | None
+    venue: str | None
+    source: str | None
+    observed_at: datetime
 
 
 class IdentifierKind(models.TextChoices):
