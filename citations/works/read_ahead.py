@@ -48,8 +48,6 @@ class _ReadAheadProcess:
     _END = "end"
 
     def __init__(self, items: Iterable, prepare: Callable[[object], None] = lambda item: None):
-        import multiprocessing
-
         context = multiprocessing.get_context("fork")
         self._queue = context.Queue(maxsize=READ_AHEAD_DEPTH)
         self._process = context.Process(target=self._read, args=(items, prepare, self._queue),
