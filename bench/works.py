@@ -1,7 +1,7 @@
 """Benchmark: the works store at scale: import throughput, disk, and DOI resolution of real strings.
 
     python bench/works.py [--distractors 1000000] [--database-url postgres://root@127.0.0.1:5432/pith_bench_works]
-                          [--limit N]
+                          [--limit N] [--waiting 20000000]
 
 The store (one PostgreSQL database, filled once and reused while its size matches) holds:
   - the 17,015 target works of the biblio-glutton set (../shared/data/biblio-glutton-doi-matching), from
@@ -14,6 +14,9 @@ The store (one PostgreSQL database, filled once and reused while its size matche
         other page), the same journal and volume at another page with another title;
       * the rest: titles made of the targets' own vocabulary (so blocking keys collide as in real
         data), with authors, journals, volumes and pages drawn from the targets'.
+Before the import the store is given --waiting keys of references waiting for a work (waiting.py), among
+them one reference citing each target by its title, so the import's lookup of the references its works
+resolve is timed against an index of arXiv's size.
 Prints: import throughput (works/s, the import_works command's own path, COPY on PostgreSQL) and disk
 per million works; then the 17,015 real reference strings (GROBID-extracted from PMC PDFs) parsed and
 resolved against the store by the production resolver and DatabaseStore, in batches of 200 as the
@@ -101,7 +104,31 @@ def write_store_file(path: Path, items: list[dict], distractors: int, seed: int 
     return lines
 
 
-def fill(items: list[dict], distractors: int) -> dict:
+def fill_waiting(items: list[dict], waiting: int) -> int:
+    """References waiting for a work, as a large store holds them before the works arrive (the default,
+    20 million keys, is about 5 million unresolved references of 4 to 5 keys): `waiting` keys of references no import
+    here resolves, and those of one reference citing each target by its title, which the import sends
+    to resolution. The references themselves are not in the store (the rows have no foreign key), so
+    the jobs sent find nothing to do: what is timed is finding them, not resolving them (workers do that)."""
+    import uuid
+
+    from django.db import connection
+
+    from citations.resolution.text import title_fingerprints
+
+    rows = [f"{key}\t{reference}\n" for item in items if item.get("atitle")
+            for reference in [uuid.uuid4()] for key in title_fingerprints(item["atitle"])]
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO waiting_reference_keys (key, reference_id) SELECT ((random() - 0.5) * 1.8e19)::bigint,"
+                       " gen_random_uuid() FROM generate_series(1, %s)", [waiting])
+        with cursor.cursor.copy("COPY waiting_reference_keys (key, reference_id) FROM STDIN") as copy:
+            copy.write("".join(rows))
+        cursor.execute("ANALYZE waiting_reference_keys")
+        cursor.execute("SELECT count(*) FROM waiting_reference_keys")
+        return cursor.fetchone()[0]
+
+
+def fill(items: list[dict], distractors: int, waiting: int) -> dict:
     from django.db import connection
 
     from citations.models import CitedWork
@@ -118,6 +145,7 @@ def fill(items: list[dict], distractors: int) -> dict:
         path = Path(folder) / "works.jsonl.gz"
         started = time.perf_counter()
         lines = write_store_file(path, items, distractors)
+        waiting_rows = fill_waiting(items, waiting)
         generated = time.perf_counter() - started
         started = time.perf_counter()
         report = import_works(gzip.open(path, "rb"), source="crossref")
@@ -127,6 +155,7 @@ def fill(items: list[dict], distractors: int) -> dict:
                        "+ pg_total_relation_size('work_title_keys')")
         size = cursor.fetchone()[0]
     return {"reused": False, "works": report.created["works"], "lines": lines, "rejected": sum(report.rejected.values()),
+            "waiting": waiting_rows, "sent": report.referencing,
             "generate_s": generated, "import_s": seconds, "works_per_s": report.created["works"] / seconds,
             "bytes_per_million": size / (report.created["works"] / 1e6)}
 
@@ -167,18 +196,23 @@ def main() -> None:
     parser.add_argument("--distractors", type=int, default=1_000_000)
     parser.add_argument("--database-url", default="postgres://root@127.0.0.1:5432/pith_bench_works")
     parser.add_argument("--limit", type=int, default=None, help="Resolve only the first N strings.")
+    parser.add_argument("--waiting", type=int, default=20_000_000,
+                        help="Keys of references waiting for a work, in the store before the import (default: "
+                             "about 5 million unresolved references' worth).")
     args = parser.parse_args()
     if not DATA.exists():
         sys.exit(f"{DATA} is missing")
     ensure_database(args.database_url)
     setup(args.database_url)
     items = json.load(gzip.open(DATA, "rt"))
-    store = fill(items, args.distractors)
+    store = fill(items, args.distractors, args.waiting)
     if store["reused"]:
         print(f"store: {store['works']:,} works (reused)")
     else:
         print(f"store: {store['works']:,} works from {store['lines']:,} Crossref lines ({store['rejected']} rejected); "
               f"generated in {store['generate_s']:.0f} s")
+        print(f"waiting references' keys before the import: {store['waiting']:,}; the import sent "
+              f"{store['sent']:,} references waiting for its works to resolution")
         print(f"import_works crossref: {store['import_s']:.1f} s, {store['works_per_s']:,.0f} works/s; "
               f"disk {store['bytes_per_million'] / 1e9:.2f} GB per million works (works, identifiers, title keys)")
     found = resolve_all(items[:args.limit] if args.limit else items)

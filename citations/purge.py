@@ -19,6 +19,7 @@ from citations.models import (
     PaperReference,
     PaperReferenceLink,
     ReferenceExtraction,
+    WaitingReferenceKey,
 )
 from citations.papers_current import papers_changed
 from citations.record_cache import records_of_papers_changed
@@ -55,6 +56,7 @@ def purge_references(*, arxiv_id: str, reason: str, operator, versions: list[int
         counts = Counter()
         # Not observations (a materialised view of the links): gone with them, and not counted.
         CurrentResolution.objects.filter(reference__in=references).delete()
+        WaitingReferenceKey.objects.filter(reference__in=references).delete()
         overrides = Override.objects.filter(reference__in=references)
         # In dependency order: withdrawals name the entries they withdraw, links and entries
         # name their references, references their extraction.

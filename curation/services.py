@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from citations.resolution.current import curation_changed, links_written
+from citations.resolution.waiting import file_waiting
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from citations.models import (CitedWork, IdentifierKind, Paper, PaperReference, PaperReferenceLink, ResolutionState,
                               WorkIdentifier)
@@ -321,6 +322,7 @@ def _write_curated_link(reference: PaperReference, entry: Override) -> None:
         cited_paper_id=entry.link_paper_id, cited_work_id=work_id, observed_at=entry.created_at,
         evidence={"override": entry.pk, "reason": entry.reason}, resolver_version=CURATION_SOURCE)
     links_written([link.pk])
+    file_waiting({reference.pk: set()})          # linked by hand: no longer waiting for a work
     if work_id:
         # As the resolver does on link: a work named by its DOI may be retracted, and the record
         # says so from this commit on, not from the next daily sync.

@@ -11,6 +11,7 @@ from citations.models.resolution import (
     PaperReferenceLink,
     ResolutionState,
     PaperTitleKey,
+    WaitingReferenceKey,
     WorkTitleKey,
     WorkIdentifier,
     WorkRevision,
@@ -28,6 +29,6 @@ from citations.models.standing import (
 __all__ = [
     "CitationMeasurement", "CurrentResolution", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ObservationPurge", "Paper", "PaperReference", "PaperReferenceLink",
     "PaperCurrent", "PaperSnapshot", "PaperVersion", "ReceiptEvent", "RecordGeneration", "ReferenceExtraction", "ResolutionState",
-    "RetractionStatusReceipt", "PaperTitleKey", "WorkTitleKey",
+    "RetractionStatusReceipt", "PaperTitleKey", "WaitingReferenceKey", "WorkTitleKey",
     "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus", "IdentifierKind", "WorkIdentifier", "WorkRevision",
 ]

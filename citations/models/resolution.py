@@ -250,6 +250,27 @@ class WorkTitleKey(models.Model):
         db_table = "work_title_keys"
 
 
+class WaitingReferenceKey(models.Model):
+    """A reference that found no work, filed under a key a work arriving later could be filed under
+    too: a blocking key of its title, its volume and first page, or the arXiv id it names while that
+    paper is not held (citations/resolution/waiting.py). Not an observation: rewritten by each
+    resolution of the reference, and empty once it links. No foreign-key constraint, as for
+    WorkTitleKey: rows are written only by resolution, and a reference leaves only by a purge, which
+    deletes its rows first (citations/purge.py)."""
+
+    pk = models.CompositePrimaryKey("key", "reference_id")
+    key = models.BigIntegerField()
+    reference = models.ForeignKey("citations.PaperReference", on_delete=models.CASCADE, related_name="+",
+                                  db_constraint=False, db_index=False)
+
+    class Meta:
+        db_table = "waiting_reference_keys"
+        indexes = [
+            # A reference's keys, when its next resolution refiles them.
+            models.Index(fields=["reference"], name="waiting_keys_of_reference"),
+        ]
+
+
 def with_current_resolution(references: models.QuerySet) -> models.QuerySet:
     """References annotated with their newest resolution (state, resolver, time, cited paper, work),
     read from reference_current_resolutions (citations/models/current.py) by one join, so a filter

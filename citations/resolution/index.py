@@ -1,15 +1,19 @@
 """Keeping held papers' title blocking keys in step with their titles (works are filed under theirs
-by the importer that creates them, citations/works/importer.py)."""
+by the importer that creates them, citations/works/importer.py). A paper filed under a new key sends
+the references waiting under it to resolution (citations/resolution/waiting.py)."""
 from collections.abc import Iterable
 
 from citations.models import PaperSnapshot, PaperTitleKey
 from citations.resolution.text import title_fingerprints
+from citations.resolution.waiting import resolve_waiting
 
 BATCH = 2000
 
 
-def index_paper_titles(*, paper_ids: Iterable[int]) -> int:
-    """File every known title (all snapshots) of these papers under its keys; returns keys added."""
+def index_paper_titles(*, paper_ids: Iterable[int], send_waiting: bool = True) -> int:
+    """File every known title (all snapshots) of these papers under its keys; returns keys added.
+    The references waiting under an added key are sent to resolution unless send_waiting is False
+    (a rebuild of the index, which adds back the keys it dropped)."""
     paper_ids = list(set(paper_ids))
     added = 0
     for start in range(0, len(paper_ids), BATCH):
@@ -22,4 +26,9 @@ def index_paper_titles(*, paper_ids: Iterable[int]) -> int:
         rows = [PaperTitleKey(key=key, paper_id=paper_id) for key, paper_id in wanted - held]
         PaperTitleKey.objects.bulk_create(rows, ignore_conflicts=True)
         added += len(rows)
+        if send_waiting:
+            filed: dict[int, set[int]] = {}
+            for row in rows:
+                filed.setdefault(row.paper_id, set()).add(row.key)
+            resolve_waiting(filed.values())
     return added

@@ -16,7 +16,7 @@ volume 55, and a Lecture Notes volume 1998 is a rare loss against many false loc
 import re
 from dataclasses import dataclass
 
-from citations.resolution.text import clean_reference_text, comparable_title
+from citations.resolution.text import clean_reference_text, comparable_title, key_fingerprint
 
 _PAGE = r"[A-Za-z]{0,2}[0-9]{1,7}[A-Za-z]?"
 _LOCATOR = re.compile(
@@ -52,6 +52,13 @@ def normal_volume(volume: str | None) -> str | None:
         return None
     volume = volume.strip().lower().lstrip("0")
     return volume or None
+
+
+def locator_key(volume: str | None, first_page: str | None) -> int | None:
+    """The fingerprint of a (volume, first page) as a key, the same from a work's fields as printed
+    and a reference's (citations/resolution/waiting.py); None without both."""
+    volume, first_page = normal_volume(volume), normal_page(first_page)
+    return key_fingerprint(f"l:{volume}:{first_page}") if volume and first_page else None
 
 
 def find_locator(text: str | None) -> Locator | None:

@@ -23,6 +23,7 @@ from citations.resolution.locators import find_locator
 from citations.resolution.parser import tidy_title
 from citations.resolution.matching import RESOLVER_VERSION, ReferenceFields, Resolution, resolve
 from citations.resolution.store import DatabaseStore
+from citations.resolution.waiting import file_waiting, waiting_keys
 
 BATCH_SIZE = 200
 CURATION = "curation"
@@ -116,13 +117,16 @@ def _resolve_batch(reference_ids: list) -> ResolutionSummary:
         results = {pk: resolve(fields[pk], store) for pk in fields}
         works = canonical_works(paper_ids={r.paper_id for r in results.values() if r.paper_id})
         new_links = []
+        waiting = {}                            # reference -> the keys it waits under for a work
         for pk, result in results.items():
             summary.states[result.state] += 1
             held = newest.get(pk)
             if held and held["resolver_source"] == CURATION and not fields[pk].not_a_work and \
                     overrides.get(pk, {}).get("link"):
                 summary.unchanged += 1          # a curator's link stands until it is withdrawn
+                waiting[pk] = set()
                 continue
+            waiting[pk] = waiting_keys(fields[pk], result)
             work_id = works.get(result.paper_id) if result.paper_id else result.work_id
             if held and (held["state"], held["resolver_source"], held["cited_paper_id"],
                          _uuid_or_none(held["cited_work_id"])) == (result.state, result.resolver_source,
@@ -131,6 +135,7 @@ def _resolve_batch(reference_ids: list) -> ResolutionSummary:
                 continue
             new_links.append(_link(pk, result, work_id, now))
         PaperReferenceLink.objects.bulk_create(new_links)
+        file_waiting(waiting)
         links_written(link.pk for link in new_links)
         summary.written += len(new_links)
         _check_standing_of_linked_works(new_links)

@@ -35,7 +35,7 @@ SPECIFIC_KEY = 25
 CROWDED_KEY = 10_000
 
 
-def _owners_by_key(keys: set[int]) -> dict[int, list[tuple[int | None, str | None]]]:
+def owners_by_key(keys: set[int]) -> dict[int, list[tuple[int | None, str | None]]]:
     """key -> its owners ((paper id, None) or (None, work id)), at most CROWDED_KEY + 1 per key and owner
     table: an index range read per key that stops there, however many titles share it."""
     found: dict[int, list] = {key: [] for key in keys}
@@ -174,7 +174,7 @@ class DatabaseStore:
                     work_ids.add(work_id)
         unread = {key for reference in keys for key in reference} - set(self._key_targets)
         if unread:
-            self._key_targets.update(_owners_by_key(unread))
+            self._key_targets.update(owners_by_key(unread))
         for reference in keys:
             for paper_id, work_id in _chosen([self._key_targets[key] for key in reference]):
                 if paper_id:

@@ -34,11 +34,12 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from citations.ingest import IngestReport, RejectedLine
-from citations.models import CitedWork, IdentifierKind, Paper, PaperReference, WorkIdentifier, WorkTitleKey
+from citations.models import CitedWork, IdentifierKind, Paper, WorkIdentifier, WorkTitleKey
 from citations.resolution.text import fold, full_title_key, key_fingerprint
 from citations.works import crossref, dblp, openalex, retraction_watch
 from citations.record_cache import lists_changed, records_changed
 from citations.resolution.current import works_changed
+from citations.resolution.waiting import arxiv_key, references_printing, send_for_resolution, waiting_for
 from citations.works import revisions
 from citations.works.read_ahead import read_ahead
 from citations.works.records import WorkRecord
@@ -77,7 +78,7 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
                 continue
             batch.append(item)
             if len(batch) >= BATCH:
-                report.referencing += _resolve_references_naming(_write(batch, observed_at, report))
+                report.referencing += _resolve_references_for(*_write(batch, observed_at, report))
                 batch = []
                 if progress:
                     progress()
@@ -88,13 +89,13 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
         if collecting:
             gc.enable()
     if batch:
-        report.referencing += _resolve_references_naming(_write(batch, observed_at, report))
+        report.referencing += _resolve_references_for(*_write(batch, observed_at, report))
     if progress:
         progress()
     return report
 
 
-def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) -> set[str]:
+def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) -> tuple[set[str], set[str], list]:
     try:
         with transaction.atomic():
             lists_changed()                 # new works show in /api/v1/works/ (records change on linking)
@@ -107,7 +108,10 @@ def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) 
             return _write_batch(batch, observed_at, report, copy=False)
 
 
-def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksReport, *, copy: bool) -> set[str]:
+def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksReport, *,
+                 copy: bool) -> tuple[set[str], set[str], list[frozenset[int]]]:
+    """Write the batch; returns the DOIs and arXiv ids the store learnt, and the keys of each work or
+    revision it filed (what references waiting for a work look it up by)."""
     counts = Counter()
     # arXiv versions first, so that a venue record finds the CoRR record of its paper in this batch too;
     # records with a title before the bare ones a notice names (update-to), so that a notice read
@@ -179,7 +183,12 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
         works_changed(work_id for work_id, _ in revised)
     report.created.update(counts)
     report.created["identifiers"] += len(identifiers)
-    return {value for kind, value, _, _ in identifiers if kind == IdentifierKind.DOI}
+    arrivals = [record.arrival_keys for _, record in works] + [record.arrival_keys for _, record in revised]
+    learnt = {IdentifierKind.DOI: set(), IdentifierKind.ARXIV: set()}
+    for kind, value, _, _ in identifiers:
+        if kind in learnt:
+            learnt[kind].add(value)
+    return learnt[IdentifierKind.DOI], learnt[IdentifierKind.ARXIV], arrivals
 
 
 def _has_no_arxiv_id(record: WorkRecord) -> bool:
@@ -355,19 +364,10 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def _resolve_references_naming(dois: set[str]) -> int:
-    """References printing a DOI the store has just learnt are resolved again, now that it names a
-    work (and their standing is checked when they link: citations/resolution/service.py)."""
-    if not dois:
-        return 0
-    from citations.dispatch import dispatch_task
-
-    if connection.vendor == "postgresql":     # one array, not a parameter per DOI (a batch learns thousands)
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT id FROM {PaperReference._meta.db_table} WHERE doi = ANY(%s)", [list(dois)])
-            ids = [str(pk) for pk, in cursor.fetchall()]
-    else:
-        ids = [str(pk) for pk in PaperReference.objects.filter(doi__in=dois).values_list("id", flat=True)]
-    for start in range(0, len(ids), 1000):
-        dispatch_task("citations.resolve_references", args=[ids[start:start + 1000]])
-    return len(ids)
+def _resolve_references_for(dois: set[str], arxiv_ids: set[str], arrivals: list[frozenset[int]]) -> int:
+    """References that may now name a work are resolved again (and their standing is checked when
+    they link: citations/resolution/service.py): those printing a DOI the store has just learnt, and
+    those waiting for an arXiv id it has learnt or for a title, volume and page of a work or revision
+    it has just filed (citations/resolution/waiting.py)."""
+    waiting = waiting_for(arrivals, exact_keys=map(arxiv_key, arxiv_ids))
+    return send_for_resolution({*references_printing(dois), *waiting})

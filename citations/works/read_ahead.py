@@ -28,9 +28,9 @@ def read_ahead(items: Iterable):
 
 
 def _prepare(item) -> None:
-    """What the reader works out ahead of the writes: a record's title keys."""
+    """What the reader works out ahead of the writes: a record's keys."""
     if isinstance(item, WorkRecord):
-        item.title_keys
+        item.arrival_keys       # and so its title keys
 
 
 class ReaderDied(RuntimeError):

@@ -22,5 +22,5 @@ class Command(BaseCommand):
             with transaction.atomic():
                 if rebuild:
                     PaperTitleKey.objects.filter(paper_id__in=batch).delete()
-                added += index_paper_titles(paper_ids=batch)
+                added += index_paper_titles(paper_ids=batch, send_waiting=not rebuild)
         self.stdout.write(f"{len(ids):,} papers: {added:,} title keys added")

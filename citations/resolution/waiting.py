@@ -1,0 +1,173 @@
+"""References waiting for their work: resolved again when a work they could name arrives.
+
+A reference that found nothing (unresolved) is filed under the keys the resolver looked it up by:
+its title's blocking keys, when the title can be trusted, where it says it is printed (volume and
+first page), or the arXiv id it names when that paper is not held. When a work or a held paper is
+later filed under one of those keys (import_works, a new title revision, a paper's metadata or its
+first arrival), the references waiting under it are sent to resolution,
+and, if they link, their standing is checked then (service.py). Before this, only a reference
+printing a DOI that the store had just learnt was sent; a reference citing a new work by its title
+stayed unresolved until `resolve --all`.
+
+The filing is rewritten by every resolution of the reference (resolution is the one place its state
+changes), so a reference that links leaves the index. `manage.py file_waiting_references` files the
+references of a store resolved before this index existed.
+
+A reference is sent only when the resolver would find the new work among its candidates: a key many
+titles share (a stock title, "Introduction") finds a work only with a second shared key (store.py),
+so the references waiting under it alone are not sent back each time such a title arrives.
+"""
+from collections.abc import Iterable
+
+from django.db import connection, transaction
+
+from citations.models import CurrentResolution, PaperReference, ResolutionState, WaitingReferenceKey
+from citations.resolution.locators import locator_key
+from citations.resolution.matching import Resolution, ReferenceFields
+from citations.resolution.quality import title_problems
+from citations.resolution.store import CROWDED_KEY, SPECIFIC_KEY, owners_by_key
+from citations.resolution.text import key_fingerprint, title_fingerprints
+
+_WAITING_STATES = (ResolutionState.UNRESOLVED, ResolutionState.PARSE_UNCERTAIN)
+SEND_CHUNK = 1000
+
+
+def arxiv_key(arxiv_id: str) -> int:
+    """The key of an arXiv id: a reference naming a paper not held waits under it for the paper (or a
+    work with that arXiv id) to arrive."""
+    return key_fingerprint(f"arxiv:{arxiv_id}")
+
+
+def waiting_keys(fields: ReferenceFields, result: Resolution) -> set[int]:
+    """The keys a reference with this resolution waits under (none once it links, or when a curator
+    marked it not a work)."""
+    if result.state not in _WAITING_STATES or fields.not_a_work:
+        return set()
+    if result.resolver_source == "arxiv_id":      # a valid arXiv id decides: only that paper can resolve it
+        return {arxiv_key(identifier["value"]) for identifier in fields.identifiers_of("arxiv", valid=True)}
+    keys = set()
+    if fields.title and not title_problems(fields.title):
+        keys |= title_fingerprints(fields.title)
+    if fields.locator:
+        keys.add(locator_key(fields.locator.volume, fields.locator.first_page))
+    keys.discard(None)
+    return keys
+
+
+def file_waiting(keys_by_reference: dict) -> None:
+    """Make these references wait under exactly these keys (an empty set: not at all)."""
+    if not keys_by_reference:
+        return
+    WaitingReferenceKey.objects.filter(reference_id__in=list(keys_by_reference)).delete()
+    WaitingReferenceKey.objects.bulk_create(
+        [WaitingReferenceKey(key=key, reference_id=reference_id)
+         for reference_id, keys in keys_by_reference.items() for key in sorted(keys)], batch_size=2000)
+
+
+def waiting_for(owners_keys: Iterable[Iterable[int]] = (), *, exact_keys: Iterable[int] = ()) -> set[str]:
+    """The references that newly filed owners could now resolve to. owners_keys: each new work's, paper's
+    or revision's keys (filed already, in this transaction); exact_keys: arXiv keys of new papers and
+    works, under which every waiting reference is sent.
+
+    A reference is sent when the resolver would now find the owner among its candidates (store._chosen):
+    it shares with the owner a key few titles are filed under (SPECIFIC_KEY), or two keys that are
+    not too crowded (CROWDED_KEY). A locator key, which no title is filed under, counts as crowded
+    by the references waiting under it."""
+    owners_keys = [frozenset(keys) for keys in owners_keys]
+    found = {reference for references in _waiting_by_key(set(exact_keys), limit=None).values()
+             for reference in references}
+    waiting = _waiting_by_key({key for keys in owners_keys for key in keys}, limit=CROWDED_KEY + 1)
+    if not waiting:
+        return found
+    filed = owners_by_key(set(waiting))
+    crowd = {key: len(filed.get(key) or ()) or len(references) for key, references in waiting.items()}
+    for keys in owners_keys:
+        shared: dict = {}
+        for key in keys & waiting.keys():
+            if crowd[key] <= SPECIFIC_KEY:
+                found.update(waiting[key])
+            elif crowd[key] <= CROWDED_KEY:
+                for reference in waiting[key]:
+                    shared[reference] = shared.get(reference, 0) + 1
+        found.update(reference for reference, count in shared.items() if count >= 2)
+    return found
+
+
+def _waiting_by_key(keys: set[int], *, limit: int | None) -> dict[int, list[str]]:
+    """key -> the references waiting under it (at most limit), for the keys that have any."""
+    found: dict[int, list[str]] = {}
+    if not keys:
+        return found
+    if connection.vendor == "postgresql":
+        # One array as text (psycopg dumps a list value by value); one index range per key, which
+        # stops at the limit however many references share the key.
+        with connection.cursor() as cursor:
+            cursor.execute(f"""SELECT k.key, w.reference_id::text
+                FROM unnest(string_to_array(%s, ',')::bigint[]) AS k(key)
+                CROSS JOIN LATERAL (SELECT reference_id FROM {WaitingReferenceKey._meta.db_table}
+                                    WHERE key = k.key LIMIT %s) w""",
+                           [",".join(map(str, sorted(keys))), limit])
+            rows = cursor.fetchall()
+    else:
+        ordered, rows = sorted(keys), []
+        for start in range(0, len(ordered), 5000):
+            rows += [(key, str(reference)) for key, reference in WaitingReferenceKey.objects.filter(
+                key__in=ordered[start:start + 5000]).values_list("key", "reference_id")]
+    for key, reference in rows:
+        found.setdefault(key, []).append(reference)
+    return found
+
+
+def send_for_resolution(reference_ids: Iterable) -> int:
+    """Resolve these references again, in jobs of SEND_CHUNK sent when the caller's transaction
+    commits (citations/dispatch.py); returns how many were sent."""
+    from citations.dispatch import dispatch_task
+
+    ids = sorted({str(pk) for pk in reference_ids})
+    for start in range(0, len(ids), SEND_CHUNK):
+        dispatch_task("citations.resolve_references", args=[ids[start:start + SEND_CHUNK]])
+    return len(ids)
+
+
+def resolve_waiting(owners_keys: Iterable[Iterable[int]] = (), *, exact_keys: Iterable[int] = ()) -> int:
+    """Send the references waiting for these newly filed owners to resolution (waiting_for);
+    returns how many."""
+    return send_for_resolution(waiting_for(owners_keys, exact_keys=exact_keys))
+
+
+def file_current_references(*, batch: int = 2000, progress=None) -> int:
+    """File every reference now unresolved or parse-uncertain under its waiting keys, from its current
+    resolution (for a store resolved before this index existed; resolution keeps it from then on).
+    Idempotent; returns the number of references that wait."""
+    from citations.resolution.service import reference_fields
+    from curation.services import active_overrides   # curation layers over citations, not the reverse
+
+    waiting, after = 0, None
+    while True:
+        current = CurrentResolution.objects.filter(state__in=_WAITING_STATES).order_by("reference_id")
+        if after is not None:
+            current = current.filter(reference_id__gt=after)
+        rows = list(current.values_list("reference_id", "state", "resolver_source")[:batch])
+        if not rows:
+            return waiting
+        after = rows[-1][0]
+        with transaction.atomic():
+            references = PaperReference.objects.in_bulk([pk for pk, _, _ in rows])
+            overrides = active_overrides(reference_ids=list(references))
+            keys = {pk: waiting_keys(reference_fields(references[pk], overrides.get(pk)), Resolution(state, source))
+                    for pk, state, source in rows if pk in references}
+            file_waiting(keys)
+        waiting += sum(1 for found in keys.values() if found)
+        if progress:
+            progress(len(rows))
+
+
+def references_printing(dois: set[str]) -> list[str]:
+    """The references printing one of these DOIs (which the store has just learnt)."""
+    if not dois:
+        return []
+    if connection.vendor == "postgresql":     # one array, not a parameter per DOI (a batch learns thousands)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT id::text FROM {PaperReference._meta.db_table} WHERE doi = ANY(%s)", [list(dois)])
+            return [pk for pk, in cursor.fetchall()]
+    return [str(pk) for pk in PaperReference.objects.filter(doi__in=dois).values_list("id", flat=True)]

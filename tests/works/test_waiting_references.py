@@ -1,0 +1,118 @@
+"""References that found no work wait for it: a work, revision or paper arriving later under a key they
+wait under (a title, a volume and page, an arXiv id) sends them back to resolution, and they link."""
+import json
+
+import pytest
+from django.core.management import call_command
+
+from citations.ingest import import_arxiv_metadata, lines_of
+from citations.models import PaperReference, WaitingReferenceKey
+from citations.resolution.matching import ReferenceFields, Resolution
+from citations.resolution.waiting import waiting_keys
+from citations.works.importer import import_works
+from tests.factories import make_paper
+from tests.works.test_import_works import SC20, cite, outbound, read
+
+pytestmark = pytest.mark.usefixtures("db")
+ZERO_BY_TITLE = ("S. Rajbhandari, J. Rasley, O. Ruwase, and Y. He. ZeRO: Memory optimizations toward training "
+                 "trillion parameter models. In SC20, 2020.")
+
+
+def waiting(reference) -> int:
+    return WaitingReferenceKey.objects.filter(reference=reference).count()
+
+
+def crossref_line(doi: str, title: str, **fields) -> str:
+    return json.dumps({"DOI": doi, "title": [title], "type": "journal-article", **fields})
+
+
+def test_a_reference_citing_a_work_by_title_alone_links_when_the_work_arrives(django_capture_on_commit_callbacks):
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", ZERO_BY_TITLE)
+    assert outbound("2601.00001")[0]["resolution"]["status"] == "unresolved"
+    reference = PaperReference.objects.get()
+    assert waiting(reference) >= 3          # its title's keys
+
+    with django_capture_on_commit_callbacks(execute=True):
+        report = import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
+    assert report.referencing == 1
+    (observation,) = outbound("2601.00001")
+    assert observation["resolution"]["status"] == "verified_fuzzy"
+    assert observation["citation"]["cited_work"]["doi"] == SC20
+    assert waiting(reference) == 0          # linked: it waits no more
+
+    with django_capture_on_commit_callbacks(execute=True):
+        again = import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
+    assert again.referencing == 0
+
+
+def test_a_reference_with_an_unreadable_title_links_when_a_work_printed_at_its_volume_and_page_arrives(
+        django_capture_on_commit_callbacks):
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", "Tonnesen HH, Karlsen J, Mostad A, Pedersen U, Rasmussen PB, \nLawesson SO (1983) Structural "
+                       "studies of curcuminoids. II. \nCrystal structure of 1, 7-Bis(4-hydroxyphenyl)-1, 6-heptadiene-3, "
+                       "\n5-dione -Methanol complex. Acta Chem Scand B 37:179-185")
+    assert outbound("2601.00001")[0]["resolution"]["status"] in ("unresolved", "parse_uncertain")
+    line = crossref_line("10.3891/acta.chem.scand.37b-0179", "Structural studies of curcuminoids. II. Crystal structure "
+                         "of 1,7-bis(4-hydroxyphenyl)-1,6-heptadiene-3,5-dione methanol complex",
+                         author=[{"family": "Tonnesen", "sequence": "first"}], volume="37", page="179-185",
+                         **{"container-title": ["Acta Chemica Scandinavica B"]})
+    with django_capture_on_commit_callbacks(execute=True):
+        report = import_works(lines_of(line.encode()), source="crossref")
+    assert report.referencing == 1
+    (observation,) = outbound("2601.00001")
+    assert observation["resolution"]["resolver_source"] == "journal_volume_page"
+    assert observation["citation"]["cited_work"]["doi"] == "10.3891/acta.chem.scand.37b-0179"
+
+
+def test_references_naming_a_paper_not_held_link_when_its_metadata_arrives(django_capture_on_commit_callbacks):
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", "A. Author. Sparse mixtures of experts at scale. arXiv:2601.00002, 2026.",
+         "B. Author. Elastic checkpointing for preemptible accelerator fleets. 2026.")
+    assert [o["resolution"]["status"] for o in outbound("2601.00001")] == ["unresolved", "unresolved"]
+    lines = b"".join(json.dumps({
+        "id": arxiv_id, "title": title, "authors": "A. Author", "authors_parsed": [["Author", "A.", ""]],
+        "versions": [{"version": "v1", "created": "Mon, 05 Jan 2026 10:00:00 GMT"}], "update_date": "2026-01-05",
+        "categories": "cs.LG", "doi": None, "journal-ref": None}).encode() + b"\n"
+        for arxiv_id, title in (("2601.00002", "Sparse Mixtures of Experts at Scale"),
+                                ("2601.00003", "Elastic Checkpointing for Preemptible Accelerator Fleets")))
+    with django_capture_on_commit_callbacks(execute=True):
+        import_arxiv_metadata(lines_of(lines))
+    by_id, by_title = outbound("2601.00001")
+    assert (by_id["resolution"]["status"], by_id["citation"]["cited_work"]["pith_arxiv_id"]) == ("verified_exact", "2601.00002")
+    assert (by_title["resolution"]["status"], by_title["citation"]["cited_work"]["pith_arxiv_id"]) == ("verified_fuzzy", "2601.00003")
+
+
+def test_a_title_many_works_share_does_not_send_its_waiting_references_back_for_nothing(
+        django_capture_on_commit_callbacks):
+    # "Deep learning" is filed under one key; with more than SPECIFIC_KEY works under it, the resolver
+    # finds none of them for a reference sharing that key alone, so a 31st does not send it back.
+    import_works(lines_of("\n".join(crossref_line(f"10.1000/dl.{n}", "Deep Learning") for n in range(30)).encode()),
+                 source="crossref")
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", "Deep learning. 2015.")
+    assert outbound("2601.00001")[0]["resolution"]["status"] == "unresolved"
+    assert waiting(PaperReference.objects.get()) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        report = import_works(lines_of(crossref_line("10.1000/dl.30", "Deep Learning").encode()), source="crossref")
+    assert report.created["works"] == 1 and report.referencing == 0
+
+
+def test_what_a_reference_waits_under():
+    title = "Elastic checkpointing for preemptible accelerator fleets"
+    unresolved = Resolution("unresolved", "title_year")
+    assert len(waiting_keys(ReferenceFields(title=title, year=None), unresolved)) == 4
+    assert waiting_keys(ReferenceFields(title=title, year=None), Resolution("verified_fuzzy", "title_year")) == set()
+    assert waiting_keys(ReferenceFields(title=title, year=None, not_a_work=True), Resolution("unresolved", "curation")) == set()
+    named = ReferenceFields(title=title, year=None, identifiers=({"kind": "arxiv", "value": "2601.00002", "valid": True},))
+    assert len(waiting_keys(named, Resolution("unresolved", "arxiv_id"))) == 1      # that paper alone resolves it
+
+
+def test_a_store_resolved_before_the_index_existed_is_filed_by_a_command(capsys):
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", ZERO_BY_TITLE, "Some reference that is not a work at all")
+    filed = set(WaitingReferenceKey.objects.values_list("key", "reference_id"))
+    WaitingReferenceKey.objects.all().delete()
+    call_command("file_waiting_references")
+    assert set(WaitingReferenceKey.objects.values_list("key", "reference_id")) == filed
+    assert "2 unresolved references read" in capsys.readouterr().out
