@@ -116,3 +116,11 @@ def sweep_jobs_task() -> dict:
 def resolve_references_task(reference_ids: list[str]) -> dict:
     """Resolve these references again (a works import has just given them something to link to)."""
     return resolve_references(reference_ids=reference_ids).as_json()
+
+
+@shared_task(name="citations.resolve_waiting_for_works", **RETRY)
+def resolve_waiting_for_works_task(works: list | None = None, revisions: list | None = None) -> dict:
+    """Send to resolution the references waiting for the works a works import has just written."""
+    from citations.resolution.waiting import resolve_waiting_for_works
+
+    return resolve_waiting_for_works(works=works, revisions=revisions)

@@ -135,6 +135,40 @@ def resolve_waiting(owners_keys: Iterable[Iterable[int]] = (), *, exact_keys: It
     return send_for_resolution(waiting_for(owners_keys, exact_keys=exact_keys))
 
 
+def arrival_keys(title: str | None, volume: str | None, first_page: str | None) -> set[int]:
+    """The keys references wait under for a work or revision with these fields."""
+    keys = title_fingerprints(title) if title else set()
+    located = locator_key(volume, first_page)
+    if located is not None:
+        keys.add(located)
+    return keys
+
+
+def works_arrived(*, works: tuple | None, revisions: tuple | None) -> None:
+    """A works import wrote these works (an id range: ids are time-ordered) and revisions (a pk range):
+    queue the search for the references waiting for them, committed with them and run by a worker
+    (resolve_waiting_for_works), so that a bulk import writes at its own pace. Concurrent importers'
+    ranges may interleave: a work looked at twice finds the same references, and resolution is idempotent."""
+    if works or revisions:
+        from citations.dispatch import dispatch_task
+
+        dispatch_task("citations.resolve_waiting_for_works",
+                      kwargs={"works": [str(v) for v in works] if works else None,
+                              "revisions": list(revisions) if revisions else None})
+
+
+def resolve_waiting_for_works(*, works: list | None = None, revisions: list | None = None) -> dict:
+    """Send to resolution the references waiting for the works and revisions in these ranges (works_arrived)."""
+    from citations.models import CitedWork, WorkRevision
+
+    owners = []
+    for model, bounds, key in ((CitedWork, works, "id"), (WorkRevision, revisions, "pk")):
+        if bounds:
+            rows = model.objects.filter(**{f"{key}__range": bounds}).order_by().values_list("title", "volume", "first_page")
+            owners += [arrival_keys(*row) for row in rows.iterator(chunk_size=5000)]
+    return {"works": len(owners), "references": send_for_resolution(waiting_for(owners))}
+
+
 def file_current_references(*, batch: int = 2000, progress=None) -> int:
     """File every reference now unresolved or parse-uncertain under its waiting keys, from its current
     resolution (for a store resolved before this index existed; resolution keeps it from then on).

@@ -39,7 +39,7 @@ from citations.resolution.text import fold, full_title_key, key_fingerprint
 from citations.works import crossref, dblp, openalex, retraction_watch
 from citations.record_cache import lists_changed, records_changed
 from citations.resolution.current import works_changed
-from citations.resolution.waiting import arxiv_key, references_printing, send_for_resolution, waiting_for
+from citations.resolution.waiting import arxiv_key, references_printing, send_for_resolution, waiting_for, works_arrived
 from citations.works import revisions
 from citations.works.read_ahead import read_ahead
 from citations.works.records import WorkRecord
@@ -54,7 +54,8 @@ WORK_COLUMNS = ("id", "doi", "arxiv_id", "title", "year", "venue", "metadata_sou
 @dataclass
 class WorksReport(IngestReport):
     stopped: str = ""           # a problem with the file itself: what was read before it is kept
-    referencing: int = 0        # references naming a new identifier, sent for resolution
+    referencing: int = 0        # references naming a new identifier, sent for resolution (those waiting
+                                # for a new title are found by a job queued with each batch)
 
 
 def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime | None = None,
@@ -95,7 +96,7 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
     return report
 
 
-def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) -> tuple[set[str], set[str], list]:
+def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) -> tuple[set[str], set[str]]:
     try:
         with transaction.atomic():
             lists_changed()                 # new works show in /api/v1/works/ (records change on linking)
@@ -109,9 +110,9 @@ def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) 
 
 
 def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksReport, *,
-                 copy: bool) -> tuple[set[str], set[str], list[frozenset[int]]]:
-    """Write the batch; returns the DOIs and arXiv ids the store learnt, and the keys of each work or
-    revision it filed (what references waiting for a work look it up by)."""
+                 copy: bool) -> tuple[set[str], set[str]]:
+    """Write the batch; returns the DOIs and arXiv ids the store learnt. The references waiting for
+    its works' titles and locators are found by a job queued with it (waiting.works_arrived)."""
     counts = Counter()
     # arXiv versions first, so that a venue record finds the CoRR record of its paper in this batch too;
     # records with a title before the bare ones a notice names (update-to), so that a notice read
@@ -120,7 +121,7 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
     # Work ids: text on the COPY path (what COPY writes), uuid.UUID on the ORM path.
     held = _held_identifiers(batch, as_text=copy)
     by_title = _corr_versions(batch, held, as_text=copy)
-    new_ids = iter(_uuid7_texts(len(batch))) if copy else None
+    new_ids = iter(_uuid7_texts(len(batch)) if copy else map(uuid.UUID, _uuid7_texts(len(batch))))
     corr_in_batch: dict[tuple[str, str], list] = {}
     works: list[tuple] = []                 # (work id, record) of each new work
     identifiers: list[tuple] = []           # (kind, value, work id, source) of each new identifier
@@ -138,7 +139,7 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
             work_id = corr_in_batch[key][0]
         created = work_id is None
         if created:
-            work_id = next(new_ids) if copy else uuid.uuid4()
+            work_id = next(new_ids)
             works.append((work_id, record))
             counts["works"] += 1
         if key and record.ids_of(IdentifierKind.ARXIV):
@@ -176,19 +177,20 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
              for kind, value, work_id, source in identifiers], batch_size=1000, ignore_conflicts=True)
         WorkTitleKey.objects.bulk_create([WorkTitleKey(key=key, work_id=work_id) for key, work_id in keys],
                                          batch_size=1000, ignore_conflicts=True)
-    revisions.write_revisions(revised, observed_at)
+    revision_ids = revisions.write_revisions(revised, observed_at)
+    # The references waiting for these works, found by a worker (ids ascend within a batch).
+    works_arrived(works=(works[0][0], works[-1][0]) if works else None, revisions=revision_ids)
     if revised:
         # The record shows a work's newest titled revision; the changes feed names the references to it.
         records_changed()
         works_changed(work_id for work_id, _ in revised)
     report.created.update(counts)
     report.created["identifiers"] += len(identifiers)
-    arrivals = [record.arrival_keys for _, record in works] + [record.arrival_keys for _, record in revised]
     learnt = {IdentifierKind.DOI: set(), IdentifierKind.ARXIV: set()}
     for kind, value, _, _ in identifiers:
         if kind in learnt:
             learnt[kind].add(value)
-    return learnt[IdentifierKind.DOI], learnt[IdentifierKind.ARXIV], arrivals
+    return learnt[IdentifierKind.DOI], learnt[IdentifierKind.ARXIV]
 
 
 def _has_no_arxiv_id(record: WorkRecord) -> bool:
@@ -364,10 +366,10 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def _resolve_references_for(dois: set[str], arxiv_ids: set[str], arrivals: list[frozenset[int]]) -> int:
-    """References that may now name a work are resolved again (and their standing is checked when
-    they link: citations/resolution/service.py): those printing a DOI the store has just learnt, and
-    those waiting for an arXiv id it has learnt or for a title, volume and page of a work or revision
-    it has just filed (citations/resolution/waiting.py)."""
-    waiting = waiting_for(arrivals, exact_keys=map(arxiv_key, arxiv_ids))
+def _resolve_references_for(dois: set[str], arxiv_ids: set[str]) -> int:
+    """References naming an identifier the store has just learnt are resolved again (and their standing
+    is checked when they link: citations/resolution/service.py): those printing the DOI, and those
+    waiting for the arXiv id (citations/resolution/waiting.py). Both are found here, by the few
+    identifiers a batch learns; the references waiting for its titles, by a worker."""
+    waiting = waiting_for(exact_keys=map(arxiv_key, arxiv_ids))
     return send_for_resolution({*references_printing(dois), *waiting})

@@ -28,9 +28,9 @@ def read_ahead(items: Iterable):
 
 
 def _prepare(item) -> None:
-    """What the reader works out ahead of the writes: a record's keys."""
+    """What the reader works out ahead of the writes: a record's title keys."""
     if isinstance(item, WorkRecord):
-        item.arrival_keys       # and so its title keys
+        item.title_keys
 
 
 class ReaderDied(RuntimeError):

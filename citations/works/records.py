@@ -7,7 +7,6 @@ from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from citations.ingest import RejectedLine
 from citations.models import IdentifierKind
 from citations.resolution.identifiers import normalise_doi
-from citations.resolution.locators import locator_key
 from citations.resolution.text import title_fingerprints
 from citations.validation import OutOfRange, clean_text
 
@@ -43,12 +42,6 @@ class WorkRecord:
         the importer asks for them in its reading thread, while the database writes the batch before)."""
         return frozenset(title_fingerprints(self.title)) if self.title else frozenset()
 
-    @cached_property
-    def arrival_keys(self) -> frozenset[int]:
-        """The keys under which references wait for a work like this one (citations/resolution/waiting.py):
-        its title keys, and where it is printed (its arXiv id is an identifier, looked up as one)."""
-        located = locator_key(self.volume, self.first_page)
-        return self.title_keys | {located} if located is not None else self.title_keys
 
 
 def doi_of(text) -> str | None:

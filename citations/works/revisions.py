@@ -98,11 +98,12 @@ def known_facts(work_ids: Iterable) -> dict[str, KnownFacts]:
     return known
 
 
-def write_revisions(revisions: list[tuple[str, WorkRecord]], observed_at: datetime) -> None:
-    """The revisions, and their titles' blocking keys that the works are not filed under yet."""
+def write_revisions(revisions: list[tuple[str, WorkRecord]], observed_at: datetime) -> tuple[int, int] | None:
+    """The revisions, and their titles' blocking keys that the works are not filed under yet; returns
+    the range of the revisions' primary keys (None when there are none)."""
     if not revisions:
-        return
-    WorkRevision.objects.bulk_create([
+        return None
+    written = WorkRevision.objects.bulk_create([
         WorkRevision(work_id=work_id, source=record.source, observed_at=observed_at, title=record.title,
                      year=record.year, first_author=record.first_author, container_title=record.container_title,
                      volume=record.volume, issue=record.issue, first_page=record.first_page,
@@ -110,3 +111,4 @@ def write_revisions(revisions: list[tuple[str, WorkRecord]], observed_at: dateti
         for work_id, record in revisions], batch_size=1000)
     WorkTitleKey.objects.bulk_create([WorkTitleKey(key=key, work_id=work_id) for work_id, record in revisions
                                       for key in sorted(record.title_keys)], batch_size=1000, ignore_conflicts=True)
+    return min(row.pk for row in written), max(row.pk for row in written)

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from citations.ingest import import_arxiv_metadata, lines_of
-from citations.models import PaperReference, WaitingReferenceKey
+from citations.models import Job, PaperReference, WaitingReferenceKey
 from citations.resolution.matching import ReferenceFields, Resolution
 from citations.resolution.waiting import waiting_keys
 from citations.works.importer import import_works
@@ -22,6 +22,12 @@ def waiting(reference) -> int:
     return WaitingReferenceKey.objects.filter(reference=reference).count()
 
 
+def found_waiting() -> list[int]:
+    """How many waiting references each job a works import queued sent to resolution (None: not run)."""
+    return [job.counts.get("references") for job in Job.objects.filter(kind="citations.resolve_waiting_for_works")
+            .order_by("pk")]
+
+
 def crossref_line(doi: str, title: str, **fields) -> str:
     return json.dumps({"DOI": doi, "title": [title], "type": "journal-article", **fields})
 
@@ -34,16 +40,16 @@ def test_a_reference_citing_a_work_by_title_alone_links_when_the_work_arrives(dj
     assert waiting(reference) >= 3          # its title's keys
 
     with django_capture_on_commit_callbacks(execute=True):
-        report = import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
-    assert report.referencing == 1
+        import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
+    assert found_waiting() == [1]           # a job queued with the batch found it
     (observation,) = outbound("2601.00001")
     assert observation["resolution"]["status"] == "verified_fuzzy"
     assert observation["citation"]["cited_work"]["doi"] == SC20
     assert waiting(reference) == 0          # linked: it waits no more
 
     with django_capture_on_commit_callbacks(execute=True):
-        again = import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
-    assert again.referencing == 0
+        import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
+    assert found_waiting() == [1]           # the same file again writes no work, and queues nothing
 
 
 def test_a_reference_with_an_unreadable_title_links_when_a_work_printed_at_its_volume_and_page_arrives(
@@ -58,8 +64,8 @@ def test_a_reference_with_an_unreadable_title_links_when_a_work_printed_at_its_v
                          author=[{"family": "Tonnesen", "sequence": "first"}], volume="37", page="179-185",
                          **{"container-title": ["Acta Chemica Scandinavica B"]})
     with django_capture_on_commit_callbacks(execute=True):
-        report = import_works(lines_of(line.encode()), source="crossref")
-    assert report.referencing == 1
+        import_works(lines_of(line.encode()), source="crossref")
+    assert found_waiting() == [1]
     (observation,) = outbound("2601.00001")
     assert observation["resolution"]["resolver_source"] == "journal_volume_page"
     assert observation["citation"]["cited_work"]["doi"] == "10.3891/acta.chem.scand.37b-0179"
@@ -95,7 +101,7 @@ def test_a_title_many_works_share_does_not_send_its_waiting_references_back_for_
     assert waiting(PaperReference.objects.get()) == 1
     with django_capture_on_commit_callbacks(execute=True):
         report = import_works(lines_of(crossref_line("10.1000/dl.30", "Deep Learning").encode()), source="crossref")
-    assert report.created["works"] == 1 and report.referencing == 0
+    assert report.created["works"] == 1 and found_waiting()[-1] == 0
 
 
 def test_what_a_reference_waits_under():
@@ -116,3 +122,14 @@ def test_a_store_resolved_before_the_index_existed_is_filed_by_a_command(capsys)
     call_command("file_waiting_references")
     assert set(WaitingReferenceKey.objects.values_list("key", "reference_id")) == filed
     assert "2 unresolved references read" in capsys.readouterr().out
+
+
+def test_a_purged_reference_waits_no_more(django_user_model):
+    from citations.purge import purge_references
+
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", ZERO_BY_TITLE)
+    assert WaitingReferenceKey.objects.exists()
+    operator = django_user_model.objects.create_user("operator", is_staff=True)
+    purge_references(arxiv_id="2601.00001", reason="takedown request from the authors", operator=operator)
+    assert not WaitingReferenceKey.objects.exists()
