@@ -1,17 +1,21 @@
 """References waiting for their work: resolved again when a work they could name arrives.
 
-A reference that found nothing (unresolved) is filed under the keys the resolver looked it up by:
-its title's blocking keys, when the title can be trusted, where it says it is printed (volume and
-first page), or the arXiv id it names when that paper is not held. When a work or a held paper is
-later filed under one of those keys (import_works, a new title revision, a paper's metadata or its
-first arrival), the references waiting under it are sent to resolution,
-and, if they link, their standing is checked then (service.py). Before this, only a reference
-printing a DOI that the store had just learnt was sent; a reference citing a new work by its title
-stayed unresolved until `resolve --all`.
+A reference that found nothing (unresolved, or parse-uncertain) is filed under the keys the resolver
+looked it up by: its title's blocking keys, when the title can be trusted; where it says it is
+printed (volume and first page); or the arXiv id it names, when that paper is not held. When a work,
+a title revision or a held paper is later filed under one of those keys, the references waiting
+under it are sent to resolution, and if they link, their standing is checked then (service.py):
+  - import_works queues a job with each batch naming the works and revisions it wrote
+    (works_arrived); a worker finds their waiting references (resolve_waiting_for_works), so a bulk
+    import writes at its own pace while the workers keep up (bench/works.py);
+  - an arXiv id a works batch learns, and a paper's metadata (its title keys, its arrival), send
+    theirs in the writing transaction: they are few.
+Before this, only a reference printing a DOI the store had just learnt was sent; one citing a new
+work by its title stayed unresolved until `resolve --all`.
 
-The filing is rewritten by every resolution of the reference (resolution is the one place its state
-changes), so a reference that links leaves the index. `manage.py file_waiting_references` files the
-references of a store resolved before this index existed.
+Each resolution of a reference rewrites its filing (resolution is the one place its state changes),
+so a reference that links leaves the index. `manage.py file_waiting_references` files the references
+of a store resolved before this index existed.
 
 A reference is sent only when the resolver would find the new work among its candidates: a key many
 titles share (a stock title, "Introduction") finds a work only with a second shared key (store.py),
@@ -21,7 +25,8 @@ from collections.abc import Iterable
 
 from django.db import connection, transaction
 
-from citations.models import CurrentResolution, PaperReference, ResolutionState, WaitingReferenceKey
+from citations.models import (CitedWork, CurrentResolution, PaperReference, ResolutionState, WaitingReferenceKey,
+                              WorkRevision)
 from citations.resolution.locators import locator_key
 from citations.resolution.matching import Resolution, ReferenceFields
 from citations.resolution.quality import title_problems
@@ -159,8 +164,6 @@ def works_arrived(*, works: tuple | None, revisions: tuple | None) -> None:
 
 def resolve_waiting_for_works(*, works: list | None = None, revisions: list | None = None) -> dict:
     """Send to resolution the references waiting for the works and revisions in these ranges (works_arrived)."""
-    from citations.models import CitedWork, WorkRevision
-
     owners = []
     for model, bounds, key in ((CitedWork, works, "id"), (WorkRevision, revisions, "pk")):
         if bounds:

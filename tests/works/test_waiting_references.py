@@ -133,3 +133,23 @@ def test_a_purged_reference_waits_no_more(django_user_model):
     operator = django_user_model.objects.create_user("operator", is_staff=True)
     purge_references(arxiv_id="2601.00001", reason="takedown request from the authors", operator=operator)
     assert not WaitingReferenceKey.objects.exists()
+
+
+@pytest.mark.celery_worker
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_on_real_workers_a_works_import_links_the_references_waiting_for_its_titles():
+    from tests.celery_worker import client_call, redis_url, running_worker, wait_until, worker_log
+    from tests.works.test_import_works import FIXTURES
+
+    broker = redis_url()
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", ZERO_BY_TITLE)
+    with running_worker(broker) as worker:
+        # The operator's command, in a process of its own configured for the broker.
+        client_call(broker, "import django; django.setup()\nfrom django.core.management import call_command\n"
+                            f"call_command('import_works', 'openalex', {str(FIXTURES / 'openalex_works.jsonl')!r})")
+        assert wait_until(lambda: outbound("2601.00001")[0]["resolution"]["status"] == "verified_fuzzy", timeout=60), \
+            worker_log(worker)
+    assert outbound("2601.00001")[0]["citation"]["cited_work"]["doi"] == SC20
+    assert found_waiting() == [1]
