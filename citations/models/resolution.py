@@ -51,8 +51,11 @@ class CitedWork(models.Model):
     class Meta:
         db_table = "cited_works"
         constraints = [
-            models.UniqueConstraint(fields=["doi"], name="cited_works_doi_key"),
-            models.UniqueConstraint(fields=["arxiv_id"], name="cited_works_arxiv_id_key"),
+            # Partial: most works have no arXiv id, and some no DOI; a NULL is never a duplicate, so its
+            # index entry only cost each imported work an insert (bench/works.py).
+            models.UniqueConstraint(fields=["doi"], name="cited_works_doi_key", condition=Q(doi__isnull=False)),
+            models.UniqueConstraint(fields=["arxiv_id"], name="cited_works_arxiv_id_key",
+                                    condition=Q(arxiv_id__isnull=False)),
         ]
         indexes = [
             # Works that are held papers: a few among millions, so only they are indexed.
@@ -107,8 +110,12 @@ class WorkIdentifier(models.Model):
 
     kind = models.CharField(max_length=16, choices=IdentifierKind.choices)
     value = models.CharField(max_length=255, help_text="Normalised: DOIs lower case, arXiv ids without version.")
+    # No foreign-key constraint, as for WorkTitleKey: identifiers are written only by the works importer
+    # (citations/works/importer.py), in the transaction that creates their work or reads it, and works
+    # are never deleted (cited_works is append-only). The deferred per-row check at commit was a sixth
+    # of import_works' time (bench/works.py).
     work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, related_name="identifiers",
-                             db_index=False)      # indexed by identifiers_of_work below
+                             db_constraint=False, db_index=False)      # indexed by identifiers_of_work below
     source = models.CharField(max_length=40, help_text="Who asserted it: crossref, openalex, dblp, arxiv...")
     observed_at = models.DateTimeField()
 
