@@ -27,6 +27,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable
+from itertools import islice
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -317,49 +318,58 @@ _LOW_62 = (1 << 62) - 1
 
 
 def _copy_works(works: list[tuple], identifiers: list[tuple], keys: list[tuple], observed_at: datetime) -> None:
-    """The batch's rows by COPY, as text: one buffer per table, in the order the indexes want (title
-    keys by key), so that PostgreSQL does the work and Python only joins strings."""
+    """The batch's rows by COPY, as text, in the order the indexes want (title keys by key), so that
+    PostgreSQL does the work and Python only joins strings."""
     when = observed_at.isoformat()
-    rows = []
-    for work_id, record in works:
-        row = _work_row(work_id, record, when)
-        if row[4] is not None:
-            row = row[:4] + (str(row[4]),) + row[5:]
-        rows.append(row)
-    _copy("cited_works", WORK_COLUMNS, rows)
+
+    def work_rows():
+        for work_id, record in works:
+            row = _work_row(work_id, record, when)
+            yield row if row[4] is None else row[:4] + (str(row[4]),) + row[5:]
+
+    _copy("cited_works", WORK_COLUMNS, work_rows())
     _copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
-          [(kind, value, work_id, source, when) for kind, value, work_id, source in identifiers])
+          ((kind, value, work_id, source, when) for kind, value, work_id, source in identifiers))
     # A key's fingerprint is an integer and an id is a UUID: nothing to escape. In the primary key's order.
     keys.sort()
-    _copy_lines("work_title_keys", ("key", "work_id"), [f"{key}\t{work_id}\n" for key, work_id in keys])
+    _copy_lines("work_title_keys", ("key", "work_id"), (f"{key}\t{work_id}\n" for key, work_id in keys))
 
 
-def _copy(table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+# A COPY is written a chunk of rows at a time: the server reads one chunk while the next is joined.
+COPY_CHUNK = 2000
+
+
+def _copy(table: str, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
     """COPY rows of text values (None is NULL) into the table, in PostgreSQL's text format."""
-    if not rows:
-        return
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            rows = iter(rows)
+            while chunk := list(islice(rows, COPY_CHUNK)):
+                copy.write(_copy_text(chunk, len(columns)))
+
+
+def _copy_text(rows: list[tuple], width: int) -> str:
     data = "".join(["\t".join(["\\N" if v is None else v for v in row]) + "\n" for row in rows])
     # No value holds a tab, a line break or a backslash (there is then one backslash per NULL, one
     # tab between values, one line break per row): the common case, written as is. Else escape each.
     nulls = sum(row.count(None) for row in rows)
-    if (data.count("\t") != len(rows) * (len(columns) - 1) or data.count("\n") != len(rows)
+    if (data.count("\t") != len(rows) * (width - 1) or data.count("\n") != len(rows)
             or data.count("\\") != nulls or "\r" in data):
         data = "".join(["\t".join(["\\N" if v is None else _escape(v) for v in row]) + "\n" for row in rows])
-    with connection.cursor() as cursor:
-        with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-            copy.write(data)
+    return data
 
 
-def _copy_lines(table: str, columns: tuple[str, ...], lines: list[str]) -> None:
+def _copy_lines(table: str, columns: tuple[str, ...], lines: Iterable[str]) -> None:
     """COPY lines already in PostgreSQL's text format (values that need no escaping)."""
-    if not lines:
-        return
-    data = "".join(lines)
-    if data.count("\t") != len(lines) * (len(columns) - 1) or data.count("\n") != len(lines) or "\\" in data or "\r" in data:
-        raise ValueError(f"a {table} value holds a tab, a line break or a backslash")
     with connection.cursor() as cursor:
         with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-            copy.write(data)
+            lines = iter(lines)
+            while chunk := list(islice(lines, COPY_CHUNK)):
+                data = "".join(chunk)
+                if (data.count("\t") != len(chunk) * (len(columns) - 1) or data.count("\n") != len(chunk)
+                        or "\\" in data or "\r" in data):
+                    raise ValueError(f"a {table} value holds a tab, a line break or a backslash")
+                copy.write(data)
 
 
 def _escape(value: str) -> str:
