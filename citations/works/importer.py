@@ -7,6 +7,10 @@ for a preprint, an OpenAlex id...) are joined to it. An identifier already namin
 never moved: the record joins the work of its own id, and the clash is counted. A record naming a
 held arXiv paper joins that paper's work, so a reference to the paper's DOI reaches the paper.
 
+References that may now name a work are resolved again: those printing a DOI or an arXiv id a batch
+learnt are sent with it, and those waiting for its titles, volumes and pages are found by a job
+queued with it and run by a worker (citations/resolution/waiting.py).
+
 Importing a file again writes nothing. A batch is one transaction; on PostgreSQL its rows go in
 with COPY (the works, their identifiers, their title keys), which is what makes a dump of tens of
 millions of works an afternoon's import. A work's row is kept as first observed: a later record of
@@ -16,10 +20,11 @@ work first known by a notice's bare DOI, a venue version's year), a dated revisi
 Speed (bench/works.py): on PostgreSQL the file is parsed in a child process ahead of the writes, so
 parsing and writing run on two cores (a thread took turns with the writes for Python's lock); the
 cycle collector is off while a file is read (its records are freed by reference counting); the COPY
-rows are plain text joined into one buffer per table (no model instances); new works get time-ordered
-ids (UUIDv7), so their index grows at its end; lookups send one array, not a parameter per value.
-The decisions are made one batch after the other, as before, so the result does not depend on the
-reader. What remains is PostgreSQL's own work, about half of the time.
+rows are plain text joined a chunk at a time (no model instances), which the server reads while the
+next is joined; new works get time-ordered ids (UUIDv7), so their index grows at its end; lookups send
+one array, not a parameter per value; DOIs and arXiv ids are indexed only where present, and
+identifiers carry no deferred foreign-key check. The decisions are made one batch after the other, so
+the result does not depend on the reader. What remains is PostgreSQL's own work, about half of the time.
 """
 import gc
 import os
@@ -27,9 +32,9 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable
-from itertools import islice
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import islice
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
