@@ -74,19 +74,20 @@ def test_a_reference_with_an_unreadable_title_links_when_a_work_printed_at_its_v
 def test_references_naming_a_paper_not_held_link_when_its_metadata_arrives(django_capture_on_commit_callbacks):
     make_paper("2601.00001", title="Training at scale")
     cite("2601.00001", "A. Author. Sparse mixtures of experts at scale. arXiv:2601.00002, 2026.",
-         "B. Author. Elastic checkpointing for preemptible accelerator fleets. 2026.")
-    assert [o["resolution"]["status"] for o in outbound("2601.00001")] == ["unresolved", "unresolved"]
+         "B. Author. Elastic checkpointing for preemptible accelerator fleets. 2026.",
+         "C. Author. J. Mach. Learn. Res. 27, 2026. doi:10.1000/jmlr.2026.7")
+    assert [o["resolution"]["status"] for o in outbound("2601.00001")] == ["unresolved", "unresolved", "parse_uncertain"]
     lines = b"".join(json.dumps({
         "id": arxiv_id, "title": title, "authors": "A. Author", "authors_parsed": [["Author", "A.", ""]],
         "versions": [{"version": "v1", "created": "Mon, 05 Jan 2026 10:00:00 GMT"}], "update_date": "2026-01-05",
-        "categories": "cs.LG", "doi": None, "journal-ref": None}).encode() + b"\n"
-        for arxiv_id, title in (("2601.00002", "Sparse Mixtures of Experts at Scale"),
-                                ("2601.00003", "Elastic Checkpointing for Preemptible Accelerator Fleets")))
+        "categories": "cs.LG", "doi": doi, "journal-ref": None}).encode() + b"\n"
+        for arxiv_id, title, doi in (("2601.00002", "Sparse Mixtures of Experts at Scale", None),
+                                     ("2601.00003", "Elastic Checkpointing for Preemptible Accelerator Fleets", None),
+                                     ("2601.00004", "Some Other Words Entirely", "10.1000/JMLR.2026.7")))
     with django_capture_on_commit_callbacks(execute=True):
         import_arxiv_metadata(lines_of(lines))
-    by_id, by_title = outbound("2601.00001")
-    assert (by_id["resolution"]["status"], by_id["citation"]["cited_work"]["pith_arxiv_id"]) == ("verified_exact", "2601.00002")
-    assert (by_title["resolution"]["status"], by_title["citation"]["cited_work"]["pith_arxiv_id"]) == ("verified_fuzzy", "2601.00003")
+    found = [(o["resolution"]["status"], o["citation"]["cited_work"]["pith_arxiv_id"]) for o in outbound("2601.00001")]
+    assert found == [("verified_exact", "2601.00002"), ("verified_fuzzy", "2601.00003"), ("verified_exact", "2601.00004")]
 
 
 def test_a_title_many_works_share_does_not_send_its_waiting_references_back_for_nothing(
