@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice
+from operator import itemgetter
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -123,7 +124,7 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
     # arXiv versions first, so that a venue record finds the CoRR record of its paper in this batch too;
     # records with a title before the bare ones a notice names (update-to), so that a notice read
     # before its work leaves the work's fields, not an empty stub, when both are in one batch.
-    batch = sorted(batch, key=lambda record: (_has_no_arxiv_id(record), record.title is None))
+    batch = _in_writing_order(batch)
     # Work ids: text on the COPY path (what COPY writes), uuid.UUID on the ORM path.
     held = _held_identifiers(batch, as_text=copy)
     by_title = _corr_versions(batch, held, as_text=copy)
@@ -199,8 +200,14 @@ def _write_batch(batch: list[WorkRecord], observed_at: datetime, report: WorksRe
     return learnt[IdentifierKind.DOI], learnt[IdentifierKind.ARXIV]
 
 
-def _has_no_arxiv_id(record: WorkRecord) -> bool:
-    return not any(kind == IdentifierKind.ARXIV for kind, _ in record.identifiers)
+def _in_writing_order(batch: list[WorkRecord]) -> list[WorkRecord]:
+    """arXiv versions, then the others; within each, titled records before bare ones; else in file
+    order (a stable sort on those two, in one pass)."""
+    groups = ([], [], [], [])
+    arxiv = IdentifierKind.ARXIV
+    for record in batch:
+        groups[2 * all(kind != arxiv for kind, _ in record.identifiers) + (record.title is None)].append(record)
+    return [record for group in groups for record in group]
 
 
 def _held_identifiers(batch: list[WorkRecord], *, as_text: bool = False) -> dict[tuple[str, str], uuid.UUID | str]:
@@ -336,7 +343,7 @@ def _copy_works(works: list[tuple], identifiers: list[tuple], keys: list[tuple],
     _copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
           ((kind, value, work_id, source, when) for kind, value, work_id, source in identifiers))
     # A key's fingerprint is an integer and an id is a UUID: nothing to escape. In the primary key's order.
-    keys.sort()
+    keys.sort(key=itemgetter(0))        # by key alone: an integer comparison, not a tuple's
     _copy_lines("work_title_keys", ("key", "work_id"), (f"{key}\t{work_id}\n" for key, work_id in keys))
 
 
