@@ -353,14 +353,34 @@ COPY_CHUNK = 2000
 
 def _copy(table: str, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
     """COPY rows of text values (None is NULL) into the table, in PostgreSQL's text format."""
+    _copy_text(table, columns, (_rows_text(chunk, len(columns)) for chunk in _chunks(rows)))
+
+
+def _copy_lines(table: str, columns: tuple[str, ...], lines: Iterable[str]) -> None:
+    """COPY lines already in PostgreSQL's text format (values that need no escaping)."""
+    _copy_text(table, columns, (_lines_text(table, chunk, len(columns)) for chunk in _chunks(lines)))
+
+
+def _chunks(items: Iterable) -> Iterable[list]:
+    items = iter(items)
+    while chunk := list(islice(items, COPY_CHUNK)):
+        yield chunk
+
+
+def _copy_text(table: str, columns: tuple[str, ...], texts: Iterable[str]) -> None:
+    """One COPY of these pieces of text, written as they are made; no statement when there are none."""
+    texts = iter(texts)
+    first = next(texts, None)
+    if first is None:
+        return
     with connection.cursor() as cursor:
         with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-            rows = iter(rows)
-            while chunk := list(islice(rows, COPY_CHUNK)):
-                copy.write(_copy_text(chunk, len(columns)))
+            copy.write(first)
+            for text in texts:
+                copy.write(text)
 
 
-def _copy_text(rows: list[tuple], width: int) -> str:
+def _rows_text(rows: list[tuple], width: int) -> str:
     data = "".join(["\t".join(["\\N" if v is None else v for v in row]) + "\n" for row in rows])
     # No value holds a tab, a line break or a backslash (there is then one backslash per NULL, one
     # tab between values, one line break per row): the common case, written as is. Else escape each.
@@ -371,17 +391,11 @@ def _copy_text(rows: list[tuple], width: int) -> str:
     return data
 
 
-def _copy_lines(table: str, columns: tuple[str, ...], lines: Iterable[str]) -> None:
-    """COPY lines already in PostgreSQL's text format (values that need no escaping)."""
-    with connection.cursor() as cursor:
-        with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-            lines = iter(lines)
-            while chunk := list(islice(lines, COPY_CHUNK)):
-                data = "".join(chunk)
-                if (data.count("\t") != len(chunk) * (len(columns) - 1) or data.count("\n") != len(chunk)
-                        or "\\" in data or "\r" in data):
-                    raise ValueError(f"a {table} value holds a tab, a line break or a backslash")
-                copy.write(data)
+def _lines_text(table: str, lines: list[str], width: int) -> str:
+    data = "".join(lines)
+    if data.count("\t") != len(lines) * (width - 1) or data.count("\n") != len(lines) or "\\" in data or "\r" in data:
+        raise ValueError(f"a {table} value holds a tab, a line break or a backslash")
+    return data
 
 
 def _escape(value: str) -> str:
