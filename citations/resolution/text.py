@@ -46,8 +46,11 @@ def fold(text: str) -> str:
 
 
 _NON_WORD = re.compile(r"[\W_]+")
-# For ASCII text: what _NON_WORD removes (every character but a letter or a digit) as a space.
-_ASCII_NON_WORD = {code: " " for code in range(128) if not chr(code).isalnum()}
+# For ASCII text, as bytes: letters in lower case, and what _NON_WORD removes (every character but a
+# letter or a digit) as a space. Translating bytes by a table took 0.8 µs a title where str.translate's
+# dict took 1.8 (a title's blocking keys are worked out for every work imported).
+_ASCII_WORDS = bytes((ord(chr(code).lower()) if chr(code).isalnum() else 0x20) if code < 128 else code
+                     for code in range(256))
 
 
 def comparable_title(title: str) -> str:
@@ -59,7 +62,7 @@ def comparable_title(title: str) -> str:
 def _comparable_words(title: str) -> list[str]:
     """comparable_title(title).split(), faster for an ASCII title (most are)."""
     if title.isascii():
-        return title.lower().translate(_ASCII_NON_WORD).split()
+        return title.encode().translate(_ASCII_WORDS).decode().split()
     return comparable_title(title).split()
 
 
