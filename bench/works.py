@@ -129,7 +129,11 @@ def fill_waiting(items: list[dict], waiting: int) -> int:
                        " gen_random_uuid() FROM generate_series(1, %s)", [waiting])
         with cursor.cursor.copy("COPY waiting_reference_keys (key, reference_id) FROM STDIN") as copy:
             copy.write("".join(rows))
-        cursor.execute("ANALYZE waiting_reference_keys")
+        # A store holding millions of waiting references has long since vacuumed them and written them
+        # out: do both now, so that the timed import does not share the machine with the autovacuum and
+        # the checkpoint that 20 million new rows call for.
+        cursor.execute("VACUUM (ANALYZE) waiting_reference_keys")
+        cursor.execute("CHECKPOINT")
         cursor.execute("SELECT count(*) FROM waiting_reference_keys")
         return cursor.fetchone()[0]
 
@@ -151,6 +155,34 @@ def find_waiting() -> dict:
     return {"waiting_jobs": len(jobs), "waiting_s": seconds, "sent": sent}
 
 
+def backend_cpu_seconds() -> float | None:
+    """CPU seconds PostgreSQL's process serving this connection has used, when it runs on this machine."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_per_work(before, after, backend_before, backend_after, works: int) -> str:
+    """Where the import's CPU went, in µs a work: the importing process, the child reading the file
+    (joined by then) and PostgreSQL's process. Steadier than works/s on a shared machine, whose speed
+    varies from minute to minute."""
+    def used(user, system):
+        return (getattr(after, user) - getattr(before, user) + getattr(after, system) - getattr(before, system))
+
+    parts = [f"importer {used('user', 'system') / works * 1e6:.1f}",
+             f"reader {used('children_user', 'children_system') / works * 1e6:.1f}"]
+    if backend_before is not None and backend_after is not None:
+        parts.append(f"PostgreSQL {(backend_after - backend_before) / works * 1e6:.1f}")
+    return ", ".join(parts)
+
+
 def fill(items: list[dict], distractors: int, waiting: int) -> dict:
     from django.db import connection
 
@@ -170,9 +202,11 @@ def fill(items: list[dict], distractors: int, waiting: int) -> dict:
         lines = write_store_file(path, items, distractors)
         waiting_rows = fill_waiting(items, waiting)
         generated = time.perf_counter() - started
+        backend, own = backend_cpu_seconds(), os.times()
         started = time.perf_counter()
         report = import_works(gzip.open(path, "rb"), source="crossref")
         seconds = time.perf_counter() - started
+        cpu = cpu_per_work(own, os.times(), backend, backend_cpu_seconds(), report.created["works"])
     follow_up = find_waiting()
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_total_relation_size('cited_works') + pg_total_relation_size('work_identifiers') "
@@ -180,7 +214,7 @@ def fill(items: list[dict], distractors: int, waiting: int) -> dict:
         size = cursor.fetchone()[0]
     return {"reused": False, "works": report.created["works"], "lines": lines, "rejected": sum(report.rejected.values()),
             "waiting": waiting_rows, **follow_up,
-            "generate_s": generated, "import_s": seconds, "works_per_s": report.created["works"] / seconds,
+            "generate_s": generated, "import_s": seconds, "cpu": cpu, "works_per_s": report.created["works"] / seconds,
             "bytes_per_million": size / (report.created["works"] / 1e6)}
 
 
@@ -237,6 +271,7 @@ def main() -> None:
               f"generated in {store['generate_s']:.0f} s")
         print(f"import_works crossref: {store['import_s']:.1f} s, {store['works_per_s']:,.0f} works/s; "
               f"disk {store['bytes_per_million'] / 1e9:.2f} GB per million works (works, identifiers, title keys)")
+        print(f"  CPU a work, µs: {store['cpu']}")
         print(f"then the {store['waiting_jobs']} jobs it queued found, among {store['waiting']:,} waiting references' "
               f"keys, {store['sent']:,} references to resolve again, in {store['waiting_s']:.1f} s of worker time "
               f"({store['works'] / store['waiting_s']:,.0f} works/s)")
