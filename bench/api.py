@@ -10,8 +10,10 @@ its row in reference_current_resolutions, and each paper's row in paper_current,
 them), a fifth verified citations of other held papers, a few per cent in the rare states, a tenth
 printing a DOI, and a thousand curated by override. Then serves the app with gunicorn (--workers) and, one request at a time, times a page of
 every list endpoint and filter, after a warm-up on other filter values (--warm-up-rounds): the first
-request (cold) and 30 more (warm: median and p99), a page
-deep in the list by following `next`, and the record JSON of random papers in the same run. Last, a
+request (cold), a page deep in the list by following `next`, and --runs more (warm: median and p99;
+500 by default, so p99 is the fifth-slowest sample, not the slowest), taken in rounds of one request
+to each list and one record JSON of a random paper, so the record and the lists are timed under the
+same conditions. PostgreSQL's checkpoints and autovacuum workers during those rounds are reported. Last, a
 mixed load of every list and filter at --connections connections with a token (wrk), against the
 same load of record JSON pages.
 
@@ -177,6 +179,22 @@ def store_size(url: str) -> tuple[int, int]:
         return max(refs, 0), papers
 
 
+def background_activity(url: str, since: dict | None = None) -> dict | str:
+    """PostgreSQL's own work that competes with the requests for this machine's cores: checkpoints
+    (their count) and autovacuum workers (seen at either end). With since, what happened in between, in words."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        checkpoints = conn.execute("SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter").fetchone()[0]
+        vacuums = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
+                               ).fetchone()[0]
+    now = {"checkpoints": checkpoints, "autovacuum": vacuums}
+    if since is None:
+        return now
+    return (f"{checkpoints - since['checkpoints']} checkpoint(s); autovacuum workers running: "
+            f"{since['autovacuum']} at the start, {vacuums} at the end")
+
+
 def free_port() -> int:
     import socket
 
@@ -229,7 +247,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--duration", type=int, default=20)
     parser.add_argument("--connections", type=int, default=50)
-    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--runs", type=int, default=500)
     parser.add_argument("--warm-up-rounds", type=int, default=2,
                         help="Rounds of about 650 requests on untimed filter values first (0: a fresh server).")
     parser.add_argument("--fill-only", action="store_true", help="Fill the store (if empty) and stop.")
@@ -312,36 +330,49 @@ def main() -> None:
             for path in warm_up:
                 get(base + path, headers)
         print(f"warm-up: {len(warm_up) * args.warm_up_rounds:,} requests on other filter values")
-        # The record JSON of random papers, one request at a time: cold (built) and warm (cached).
+        # The record JSON of random papers, one request at a time: cold (built), and each list's first
+        # request (cold) and five pages on by the cursors the API gives (deep).
+        import json
+
         cold_records = [get(f"{base}/paper/{p}/citation-record.json", headers)[0] for p in some[3:33]]
-        warm = [get(f"{base}/paper/{some[3 + i % 30]}/citation-record.json", headers) for i in range(args.runs)]
+        colds, deeps = {}, {}
+        for name, path in lists.items():
+            colds[name], body, _ = get(base + path, headers)
+            page, deeps[name] = json.loads(body), None
+            for _ in range(5):
+                if not page.get("next"):
+                    break
+                deeps[name], raw, _ = get(page["next"], headers)
+                page = json.loads(raw)
+        # Then the warm samples, interleaved: each round asks for a record and every list once, so a
+        # pause of the machine (another process scheduled on its two cores, a checkpoint) falls on the
+        # record and the lists alike, not on whichever list happened to be timed then.
+        background = background_activity(url)
+        record_path = "__record__"
+        timed: dict[str, list] = {record_path: [], **{name: [] for name in lists}}
+        for n in range(args.runs):
+            timed[record_path].append(get(f"{base}/paper/{some[3 + n % 30]}/citation-record.json", headers))
+            for name, path in lists.items():
+                timed[name].append(get(base + path, headers))
+        background = background_activity(url, since=background)
+        warm = timed.pop(record_path)
         warm_records = [seconds for seconds, _, _ in warm]
         record_median = statistics.median(warm_records)
         print(f"\nrecord JSON: cold median {statistics.median(cold_records) * 1000:.1f} ms; warm median "
               f"{record_median * 1000:.1f} ms, p99 {percentile(warm_records, 0.99) * 1000:.1f} ms "
               f"(server's own: median {statistics.median(s for _, _, s in warm) * 1000:.2f} ms, "
               f"p99 {percentile([s for _, _, s in warm], 0.99) * 1000:.2f} ms)")
+        print(f"while timed: {background}")
         print(f"\n{'list page (50 rows)':30}{'cold ms':>9}{'median':>9}{'p99':>9}{'deep':>9}{'x rec':>7}{'p99 x':>7}"
               f"{'srv med':>9}{'srv p99':>9}")
         figures, server_figures = {}, {}
-        for name, path in lists.items():
-            cold, body, _ = get(base + path, headers)
-            timed = [get(base + path, headers) for _ in range(args.runs)]
-            samples, server_times = [seconds for seconds, _, _ in timed], [s for _, _, s in timed]
-            # Five pages on, by the cursors the API gives.
-            import json
-
-            page, deep = json.loads(body), None
-            for _ in range(5):
-                if not page.get("next"):
-                    break
-                deep, raw, _ = get(page["next"], headers)
-                page = json.loads(raw)
+        for name in lists:
+            samples, server_times = [seconds for seconds, _, _ in timed[name]], [s for _, _, s in timed[name]]
             median, p99 = statistics.median(samples), percentile(samples, 0.99)
             figures[name] = (median, p99)
             server_figures[name] = (statistics.median(server_times), percentile(server_times, 0.99))
-            print(f"{name:30}{cold * 1000:>9.1f}{median * 1000:>9.1f}{p99 * 1000:>9.1f}"
-                  f"{(deep or 0) * 1000:>9.1f}{median / record_median:>7.2f}{p99 / record_median:>7.2f}"
+            print(f"{name:30}{colds[name] * 1000:>9.1f}{median * 1000:>9.1f}{p99 * 1000:>9.1f}"
+                  f"{(deeps[name] or 0) * 1000:>9.1f}{median / record_median:>7.2f}{p99 / record_median:>7.2f}"
                   f"{server_figures[name][0] * 1000:>9.2f}{server_figures[name][1] * 1000:>9.2f}")
         worst = max(m for m, _ in figures.values()) / record_median
         worst_p99 = max(p for _, p in figures.values()) / record_median
