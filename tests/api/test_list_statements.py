@@ -34,7 +34,7 @@ def add_rows(count: int, start: int, curator) -> None:
 def test_a_list_page_costs_the_same_statements_for_two_rows_and_for_forty(path):
     curator = User.objects.create_user("ada", is_staff=True)
     curator.groups.add(curators_group())
-    reader = User.objects.create_user("reader")
+    reader = User.objects.create_user("reader", is_staff=True)       # staff see curators' names too
     reader.user_permissions.add(Permission.objects.get(codename="view_job"))
     client = token_client(reader)
 
