@@ -32,6 +32,7 @@ from citations.resolution.matching import Resolution, ReferenceFields
 from citations.resolution.quality import title_problems
 from citations.resolution.store import CROWDED_KEY, SPECIFIC_KEY, owners_by_key
 from citations.resolution.text import key_fingerprint, title_fingerprints
+from citations.sql_arrays import any_of
 
 _WAITING_STATES = (ResolutionState.UNRESOLVED, ResolutionState.PARSE_UNCERTAIN)
 SEND_CHUNK = 1000
@@ -203,8 +204,9 @@ def references_printing(dois: set[str]) -> list[str]:
     """The references printing one of these DOIs (which the store has just learnt)."""
     if not dois:
         return []
-    if connection.vendor == "postgresql":     # one array, not a parameter per DOI (a batch learns thousands)
+    if connection.vendor == "postgresql":     # one string, not a parameter per DOI (a batch learns thousands)
+        any_doi, params = any_of(dois)
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT id::text FROM {PaperReference._meta.db_table} WHERE doi = ANY(%s)", [list(dois)])
+            cursor.execute(f"SELECT id::text FROM {PaperReference._meta.db_table} WHERE doi = {any_doi}", params)
             return [pk for pk, in cursor.fetchall()]
     return [str(pk) for pk in PaperReference.objects.filter(doi__in=dois).values_list("id", flat=True)]

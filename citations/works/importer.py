@@ -45,6 +45,7 @@ from citations.models import CitedWork, IdentifierKind, Paper, WorkIdentifier, W
 from citations.resolution.text import fold, full_title_key, key_fingerprint
 from citations.works import crossref, dblp, openalex, retraction_watch
 from citations.record_cache import lists_changed, records_changed
+from citations.sql_arrays import any_of
 from citations.resolution.current import works_changed
 from citations.resolution.waiting import arxiv_key, references_printing, send_for_resolution, waiting_for, works_arrived
 from citations.works import revisions
@@ -218,13 +219,13 @@ def _held_identifiers(batch: list[WorkRecord], *, as_text: bool = False) -> dict
     arxiv = {v for r in batch for v in r.ids_of(IdentifierKind.ARXIV)}
     if as_text:
         with connection.cursor() as cursor:
-            any_value, params = _any_of(values)
+            any_value, params = any_of(values)
             cursor.execute(f"SELECT kind, value, work_id::text FROM work_identifiers WHERE value = {any_value}", params)
             held = {(kind, value): work for kind, value, work in cursor.fetchall()}
             known = []
             for column, wanted in (("doi", dois), ("arxiv_id", arxiv)):
                 if wanted:
-                    any_value, params = _any_of(wanted)
+                    any_value, params = any_of(wanted)
                     cursor.execute(f"SELECT {column}, id::text FROM cited_works WHERE {column} = {any_value}", params)
                     known.append(cursor.fetchall())
                 else:
@@ -250,21 +251,6 @@ def _held_identifiers(batch: list[WorkRecord], *, as_text: bool = False) -> dict
         for paper_id, work in canonical_works(paper_ids=missing).items():
             held[(IdentifierKind.ARXIV, papers[paper_id])] = str(uuid.UUID(str(work))) if as_text else uuid.UUID(str(work))
     return {(str(k), v): w for (k, v), w in held.items()}
-
-
-# A batch's tens of thousands of values go as one string the server splits: psycopg dumps a list
-# parameter value by value in Python, which was a tenth of the import's time. The separator is
-# the ASCII unit separator, which no DOI or arXiv id holds; values that do go as a list.
-_SEPARATOR = "\x1f"
-
-
-def _any_of(values) -> tuple[str, list]:
-    """SQL 'ANY(...)' of these values, and its parameters."""
-    values = list(values)
-    joined = _SEPARATOR.join(values)
-    if joined.count(_SEPARATOR) != len(values) - 1:
-        return "ANY(%s)", [values]
-    return "ANY(string_to_array(%s, %s))", [joined, _SEPARATOR]
 
 
 def _corr_key(record: WorkRecord) -> tuple[int, str] | None:

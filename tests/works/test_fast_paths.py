@@ -10,6 +10,7 @@ from django.db import connection
 from citations.ingest import lines_of
 from citations.models import CitedWork, PaperTitleKey, WorkIdentifier, WorkTitleKey
 from citations.resolution.text import title_fingerprints
+from citations.sql_arrays import any_of
 from citations.works import importer, read_ahead
 from citations.works.importer import import_works
 from citations.works.sources import loads
@@ -118,7 +119,7 @@ def test_identifiers_are_found_whether_or_not_they_hold_the_separator_the_lookup
         WorkIdentifier.objects.create(kind="dblp", value=value, work=work, source="dblp",
                                       observed_at="2025-01-01T00:00:00Z")
     for values in (["10.1234/plain", "10.1234/unknown"], ["journals/x/A\x1fB", "10.1234/plain"]):
-        sql, params = importer._any_of(values)
+        sql, params = any_of(values)
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT value FROM work_identifiers WHERE value = {sql}", params)
             assert {value for value, in cursor.fetchall()} == set(values) - {"10.1234/unknown"}
