@@ -190,10 +190,16 @@ def file_current_references(*, batch: int = 2000, progress=None) -> int:
             return waiting
         after = rows[-1][0]
         with transaction.atomic():
-            references = PaperReference.objects.in_bulk([pk for pk, _, _ in rows])
+            # Locked as resolution locks them (service._resolve_batch: the same rows, in id order), and
+            # their state read again under the lock: a reference resolved meanwhile has had its filing
+            # rewritten by that resolution, and is left as it is.
+            references = {r.pk: r for r in PaperReference.objects.select_for_update(of=("self",))
+                          .filter(id__in=[pk for pk, _, _ in rows]).order_by("id")}
+            still = CurrentResolution.objects.filter(reference_id__in=list(references), state__in=_WAITING_STATES) \
+                .values_list("reference_id", "state", "resolver_source")
             overrides = active_overrides(reference_ids=list(references))
             keys = {pk: waiting_keys(reference_fields(references[pk], overrides.get(pk)), Resolution(state, source))
-                    for pk, state, source in rows if pk in references}
+                    for pk, state, source in still}
             file_waiting(keys)
         waiting += sum(1 for found in keys.values() if found)
         if progress:

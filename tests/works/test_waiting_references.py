@@ -8,6 +8,8 @@ from django.core.management import call_command
 from citations.ingest import import_arxiv_metadata, lines_of
 from citations.models import Job, PaperReference, WaitingReferenceKey
 from citations.resolution.matching import ReferenceFields, Resolution
+from citations.resolution.service import resolve_references
+from citations.resolution import waiting as waiting_module
 from citations.resolution.waiting import waiting_keys
 from citations.works.importer import import_works
 from tests.factories import make_paper
@@ -123,6 +125,31 @@ def test_a_store_resolved_before_the_index_existed_is_filed_by_a_command(capsys)
     call_command("file_waiting_references")
     assert set(WaitingReferenceKey.objects.values_list("key", "reference_id")) == filed
     assert "2 unresolved references read" in capsys.readouterr().out
+
+
+def test_a_reference_that_links_while_the_command_files_it_is_left_linked(monkeypatch,
+                                                                          django_capture_on_commit_callbacks):
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", ZERO_BY_TITLE)
+    reference = PaperReference.objects.get()
+    WaitingReferenceKey.objects.all().delete()          # a store resolved before the index existed
+    real_atomic, arrived = waiting_module.transaction.atomic, []
+
+    def work_arrives_first(*args, **kwargs):
+        # Between the command's read of the unresolved references and its lock on them, the work
+        # arrives and the reference is resolved (say by `resolve --all`): it links, and its resolution
+        # rewrites its filing (none).
+        if not arrived:
+            arrived.append(True)
+            with django_capture_on_commit_callbacks(execute=True):
+                import_works(lines_of(read("openalex_works.jsonl")), source="openalex")
+                resolve_references(reference_ids=[reference.pk])
+        return real_atomic(*args, **kwargs)
+
+    monkeypatch.setattr(waiting_module.transaction, "atomic", work_arrives_first)
+    call_command("file_waiting_references")
+    assert arrived and outbound("2601.00001")[0]["resolution"]["status"] == "verified_fuzzy"
+    assert waiting(reference) == 0
 
 
 def test_a_purged_reference_waits_no_more(django_user_model):
