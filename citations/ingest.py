@@ -34,7 +34,7 @@ from citations.models import (
 from citations.models.references import REFERENCE_SOURCES, ExtractionOrigin
 from citations.record_cache import records_changed, records_of_papers_changed
 from citations.resolution.index import index_paper_titles
-from citations.resolution.waiting import arxiv_key, references_printing, send_for_resolution, waiting_for
+from citations.resolution.waiting import resolve_references_naming
 from citations.papers_current import papers_changed
 from citations.resolution.current import links_written
 from citations.resolution.parser import PARSER_NAME, parse_reference
@@ -340,8 +340,8 @@ def _write_metadata_batch(batch: list[tuple[int, _Metadata]], observed_at: datet
             records_changed()       # a paper's metadata shows in every record that names it
         index_paper_titles(paper_ids=[s.paper_id for s in snapshots])
         # References naming a paper by its arXiv id, or printing its DOI, resolve now that it is held.
-        send_for_resolution({*waiting_for(exact_keys=[arxiv_key(paper.arxiv_id) for paper in new]),
-                             *references_printing({s.doi.lower() for s in snapshots if s.doi})})
+        resolve_references_naming(arxiv_ids=[paper.arxiv_id for paper in new],
+                                  dois={s.doi.lower() for s in snapshots if s.doi})
     for number, first_number, same in repeats:
         # A paper named again in the same batch: the first line stands, as across batches.
         reason = verdicts[first_number] if same else "a paper named again with other metadata (the first line stands)"

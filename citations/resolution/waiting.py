@@ -141,6 +141,14 @@ def resolve_waiting(owners_keys: Iterable[Iterable[int]] = (), *, exact_keys: It
     return send_for_resolution(waiting_for(owners_keys, exact_keys=exact_keys))
 
 
+def resolve_references_naming(*, dois: Iterable[str] = (), arxiv_ids: Iterable[str] = ()) -> int:
+    """Send to resolution the references that identifiers the store has just learnt may now resolve
+    (their standing is checked when they link: service.py): those printing one of the DOIs, and those
+    waiting for one of the arXiv ids. Returns how many."""
+    waiting = waiting_for(exact_keys=map(arxiv_key, arxiv_ids))
+    return send_for_resolution({*references_printing(set(dois)), *waiting})
+
+
 def arrival_keys(title: str | None, volume: str | None, first_page: str | None) -> set[int]:
     """The keys references wait under for a work or revision with these fields."""
     keys = title_fingerprints(title) if title else set()

@@ -47,7 +47,7 @@ from citations.works import crossref, dblp, openalex, retraction_watch
 from citations.record_cache import lists_changed, records_changed
 from citations.sql_arrays import any_of
 from citations.resolution.current import works_changed
-from citations.resolution.waiting import arxiv_key, references_printing, send_for_resolution, waiting_for, works_arrived
+from citations.resolution.waiting import resolve_references_naming, works_arrived
 from citations.works import revisions
 from citations.works.read_ahead import read_ahead
 from citations.works.records import WorkRecord
@@ -87,7 +87,7 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
                 continue
             batch.append(item)
             if len(batch) >= BATCH:
-                report.referencing += _resolve_references_for(*_write(batch, observed_at, report))
+                report.referencing += _write_and_resolve(batch, observed_at, report)
                 batch = []
                 if progress:
                     progress()
@@ -98,10 +98,18 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
         if collecting:
             gc.enable()
     if batch:
-        report.referencing += _resolve_references_for(*_write(batch, observed_at, report))
+        report.referencing += _write_and_resolve(batch, observed_at, report)
     if progress:
         progress()
     return report
+
+
+def _write_and_resolve(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) -> int:
+    """Write the batch, then send to resolution the references naming an identifier it taught the store
+    (found here: a batch learns few); the references waiting for its titles are found by a worker
+    (works_arrived). Returns how many were sent."""
+    dois, arxiv_ids = _write(batch, observed_at, report)
+    return resolve_references_naming(dois=dois, arxiv_ids=arxiv_ids)
 
 
 def _write(batch: list[WorkRecord], observed_at: datetime, report: WorksReport) -> tuple[set[str], set[str]]:
@@ -386,12 +394,3 @@ def _lines_text(table: str, lines: list[str], width: int) -> str:
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-
-
-def _resolve_references_for(dois: set[str], arxiv_ids: set[str]) -> int:
-    """References naming an identifier the store has just learnt are resolved again (and their standing
-    is checked when they link: citations/resolution/service.py): those printing the DOI, and those
-    waiting for the arXiv id (citations/resolution/waiting.py). Both are found here, by the few
-    identifiers a batch learns; the references waiting for its titles, by a worker."""
-    waiting = waiting_for(exact_keys=map(arxiv_key, arxiv_ids))
-    return send_for_resolution({*references_printing(dois), *waiting})
