@@ -15,7 +15,7 @@ from django.db import connection
 from citations.works.records import WorkRecord
 
 READ_AHEAD_CHUNK = 1000     # records the reader hands over at a time
-READ_AHEAD_DEPTH = 40       # chunks it may read ahead of the writes: two batches
+READ_AHEAD_DEPTH = 80       # chunks it may read ahead of the writes: two batches (importer.BATCH)
 
 
 def read_ahead(items: Iterable):
