@@ -155,23 +155,39 @@ def find_waiting() -> dict:
     return {"waiting_jobs": len(jobs), "waiting_s": seconds, "sent": sent}
 
 
-def backend_cpu_seconds() -> float | None:
-    """CPU seconds PostgreSQL's process serving this connection has used, when it runs on this machine."""
+def postgres_cpu_seconds() -> float | None:
+    """CPU seconds PostgreSQL has used, when it runs on this machine: its processes (the import's two
+    connections, the WAL writer, the checkpointer...), those that ended included (their parent, the
+    postmaster, counts them once it has waited for them)."""
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
-        pid = cursor.fetchone()[0]
+        backend = cursor.fetchone()[0]
+
+    def stat(pid) -> list[str]:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        postmaster = int(stat(backend)[1])
+        fields = stat(postmaster)
+        ticks = int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])     # its own and its children's
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    child = stat(entry.name)
+                except OSError:
+                    continue
+                if child[1] == str(postmaster):
+                    ticks += int(child[11]) + int(child[12])
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_per_work(before, after, backend_before, backend_after, works: int) -> str:
-    """Where the import's CPU went, in µs a work: the importing process, the child reading the file
-    (joined by then) and PostgreSQL's process. Steadier than works/s on a shared machine, whose speed
+    """Where the import's CPU went, in µs a work: the importing process (its threads), the child reading
+    the file (joined by then) and PostgreSQL. Steadier than works/s on a shared machine, whose speed
     varies from minute to minute."""
     def used(user, system):
         return (getattr(after, user) - getattr(before, user) + getattr(after, system) - getattr(before, system))
@@ -202,11 +218,11 @@ def fill(items: list[dict], distractors: int, waiting: int) -> dict:
         lines = write_store_file(path, items, distractors)
         waiting_rows = fill_waiting(items, waiting)
         generated = time.perf_counter() - started
-        backend, own = backend_cpu_seconds(), os.times()
+        backend, own = postgres_cpu_seconds(), os.times()
         started = time.perf_counter()
         report = import_works(gzip.open(path, "rb"), source="crossref")
         seconds = time.perf_counter() - started
-        cpu = cpu_per_work(own, os.times(), backend, backend_cpu_seconds(), report.created["works"])
+        cpu = cpu_per_work(own, os.times(), backend, postgres_cpu_seconds(), report.created["works"])
     follow_up = find_waiting()
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_total_relation_size('cited_works') + pg_total_relation_size('work_identifiers') "
