@@ -42,7 +42,16 @@ def fold(text: str) -> str:
     if text.isascii():              # the same result, fast: ASCII has no accents, and casefold is lower
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    # Accents are combining marks, never ASCII: only the runs of other characters are looked at (a
+    # title's few). Looking at each of its characters took 5.3 µs a title with any, this 2.6.
+    return decomposed if decomposed.isascii() else _NON_ASCII.sub(_without_combining_marks, decomposed)
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _without_combining_marks(match: re.Match) -> str:
+    return "".join(ch for ch in match.group() if not unicodedata.combining(ch))
 
 
 _NON_WORD = re.compile(r"[\W_]+")
@@ -51,6 +60,8 @@ _NON_WORD = re.compile(r"[\W_]+")
 # dict took 1.8 (a title's blocking keys are worked out for every work imported).
 _ASCII_WORDS = bytes((ord(chr(code).lower()) if chr(code).isalnum() else 0x20) if code < 128 else code
                      for code in range(256))
+# The same, case kept: for ASCII that fold() gave, which may hold capitals (NFKD of "™" is "TM").
+_ASCII_NON_WORDS = bytes((code if chr(code).isalnum() else 0x20) if code < 128 else code for code in range(256))
 
 
 def comparable_title(title: str) -> str:
@@ -60,10 +71,14 @@ def comparable_title(title: str) -> str:
 
 
 def _comparable_words(title: str) -> list[str]:
-    """comparable_title(title).split(), faster for an ASCII title (most are)."""
+    """comparable_title(title).split(), faster for a title that is ASCII (most are) or folds to ASCII
+    (accented letters, a no-break space)."""
     if title.isascii():
         return title.encode().translate(_ASCII_WORDS).decode().split()
-    return comparable_title(title).split()
+    folded = fold(title)
+    if folded.isascii():
+        return folded.encode().translate(_ASCII_NON_WORDS).decode().split()
+    return _NON_WORD.sub(" ", folded).split()
 
 
 def significant_tokens(title: str) -> list[str]:

@@ -1,5 +1,6 @@
-"""The ASCII fast path of fold() / comparable_title() / title_blocking_keys() (citations/resolution/text.py)
-gives byte-identical results to the Unicode path they shortcut, on every real title at hand: the
+"""The fast paths of fold() / comparable_title() / title_blocking_keys() (citations/resolution/text.py), for
+ASCII and for text that folds to ASCII, give byte-identical results to the Unicode path they shortcut (the
+fingerprints of stored keys depend on it), on every real title at hand: the
 biblio-glutton set (titles, journals, authors, reference strings) and the GROBID citation corpus."""
 import gzip
 import json
@@ -59,7 +60,10 @@ def real_strings() -> list[str]:
 
 EDGES = ["", " ", "_", "a_b", "A-B", "\t x \x0b\x0c\x1c\x1d\x1e\x1f y \x7f", "Ünïcode", "straße", "ﬁne ﬂow",
          "x\u0301", "İstanbul", "ΣΑΣ", "１２３ ＡＢＣ", "ZeRO-Infinity: 3D+ A_B of the Models (v2)", "a" * 300,
-         "The of and", "1 2 3 4 5 6", "Deep learning for the 2 3 of big data sets now", "".join(map(chr, range(128)))]
+         "The of and", "1 2 3 4 5 6", "Deep learning for the 2 3 of big data sets now", "".join(map(chr, range(128))),
+         # non-ASCII that folds to ASCII, and that does not
+         "Nguyễn Văn Ａ", "85\u00a0years", "a\u0301\u0323b\u0300", "\u0301", "children’s β-amyloid", "한국어 논문",
+         "日本語の題名", "Ωmega 😀 ǅ", "ﬁrst-order Å"]
 
 
 def test_the_ascii_fast_path_gives_identical_folds_titles_and_keys():
