@@ -181,7 +181,8 @@ class _PipelinedWriter(_Writer):
         self._in_flight, self._plan = self._thread.submit(_store_and_resolve, plan, batch, self.observed_at), plan
 
     def _wait(self) -> bool:
-        """Wait for the batch being stored; True when it had to be written again from its lookups."""
+        """Wait for the batch being stored; True when it was not stored as decided here (it was
+        looked up again where it was written, and may have been decided otherwise)."""
         if self._in_flight is None:
             return False
         future, self._in_flight, self._plan = self._in_flight, None, None
@@ -201,7 +202,7 @@ def _write_and_resolve(batch: list[WorkRecord], observed_at: datetime) -> tuple[
     """Write the batch (looked up, decided and stored in one transaction), then send to resolution the
     references naming an identifier it taught the store (found here: a batch learns few); the
     references waiting for its titles are found by a worker (works_arrived). Returns its decisions,
-    how many references were sent, and True (it was decided from its own lookups)."""
+    how many references were sent, and True: it was decided from lookups made here (_PipelinedWriter._wait)."""
     copy = connection.vendor == "postgresql"
 
     def write(copy: bool) -> _Plan:
@@ -223,7 +224,8 @@ def _write_and_resolve(batch: list[WorkRecord], observed_at: datetime) -> tuple[
 
 def _store_and_resolve(plan: "_Plan", batch: list[WorkRecord], observed_at: datetime) -> tuple["_Plan", int, bool]:
     """Store a batch decided on another connection (_PipelinedWriter), in one transaction; when that
-    fails for a concurrent importer's rows, write it again from its own lookups."""
+    fails for a concurrent importer's rows, write it again from its own lookups. As _write_and_resolve,
+    with False when it was stored as decided."""
     try:
         with transaction.atomic():
             lists_changed()
