@@ -185,7 +185,7 @@ def postgres_cpu_seconds() -> float | None:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def cpu_per_work(before, after, backend_before, backend_after, works: int) -> str:
+def cpu_per_work(before, after, postgres_before, postgres_after, works: int) -> str:
     """Where the import's CPU went, in µs a work: the importing process (its threads), the child reading
     the file (joined by then) and PostgreSQL. Steadier than works/s on a shared machine, whose speed
     varies from minute to minute."""
@@ -194,8 +194,8 @@ def cpu_per_work(before, after, backend_before, backend_after, works: int) -> st
 
     parts = [f"importer {used('user', 'system') / works * 1e6:.1f}",
              f"reader {used('children_user', 'children_system') / works * 1e6:.1f}"]
-    if backend_before is not None and backend_after is not None:
-        parts.append(f"PostgreSQL {(backend_after - backend_before) / works * 1e6:.1f}")
+    if postgres_before is not None and postgres_after is not None:
+        parts.append(f"PostgreSQL {(postgres_after - postgres_before) / works * 1e6:.1f}")
     return ", ".join(parts)
 
 
@@ -218,11 +218,11 @@ def fill(items: list[dict], distractors: int, waiting: int) -> dict:
         lines = write_store_file(path, items, distractors)
         waiting_rows = fill_waiting(items, waiting)
         generated = time.perf_counter() - started
-        backend, own = postgres_cpu_seconds(), os.times()
+        postgres, own = postgres_cpu_seconds(), os.times()
         started = time.perf_counter()
         report = import_works(gzip.open(path, "rb"), source="crossref")
         seconds = time.perf_counter() - started
-        cpu = cpu_per_work(own, os.times(), backend, postgres_cpu_seconds(), report.created["works"])
+        cpu = cpu_per_work(own, os.times(), postgres, postgres_cpu_seconds(), report.created["works"])
     follow_up = find_waiting()
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_total_relation_size('cited_works') + pg_total_relation_size('work_identifiers') "
