@@ -29,7 +29,8 @@ class CitedWork(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     # Unique by constraints (Meta), not unique=True: that would add a second, LIKE-pattern index of
-    # each column on PostgreSQL, which nothing here queries and every imported work pays for.
+    # each column on PostgreSQL, which nothing here queries and every imported work pays for. DOI,
+    # arXiv id, volume and first page compare as bytes there (COLLATE "C": migration 0022).
     doi = models.CharField(max_length=255, null=True, blank=True, help_text="Lower case.")
     arxiv_id = models.CharField(max_length=40, null=True, blank=True)
     title = models.TextField(null=True, blank=True)
@@ -108,6 +109,7 @@ class WorkIdentifier(models.Model):
     only; a source claiming it for another is counted, never moved.
     """
 
+    # Both compare as bytes on PostgreSQL (COLLATE "C": migration 0022).
     kind = models.CharField(max_length=16, choices=IdentifierKind.choices)
     value = models.CharField(max_length=255, help_text="Normalised: DOIs lower case, arXiv ids without version.")
     # No foreign-key constraint, as for WorkTitleKey: identifiers are written only by the works importer
