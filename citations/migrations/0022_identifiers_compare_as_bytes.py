@@ -8,7 +8,8 @@
 # Done in SQL on PostgreSQL only, not as Django's db_collation: SQLite has no collation named "C"
 # (its default, BINARY, already compares bytes). The model state does not know of it, so an
 # AlterField of these columns would drop it: tests/works/test_fast_paths.py checks it is there.
-# The indexes on these columns are rebuilt: minutes on a store of tens of millions of works.
+# The indexes on these columns are rebuilt, the two tables locked meanwhile: 2.5 s on a store of a
+# million works (bench/works.py's), so about half a minute for ten million.
 from django.db import migrations
 
 COLUMNS = {
