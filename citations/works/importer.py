@@ -218,8 +218,7 @@ def _write_and_resolve(batch: list[WorkRecord], observed_at: datetime) -> tuple[
         # Another importer wrote some of the same works meanwhile: do the batch again, reading
         # what it wrote (the writes below skip rows that exist by then).
         plan = write(False)
-    return plan, resolve_references_naming(dois=plan.learnt(IdentifierKind.DOI),
-                                           arxiv_ids=plan.learnt(IdentifierKind.ARXIV)), True
+    return plan, plan.resolve_references_naming_learnt(), True
 
 
 def _store_and_resolve(plan: "_Plan", batch: list[WorkRecord], observed_at: datetime) -> tuple["_Plan", int, bool]:
@@ -232,8 +231,7 @@ def _store_and_resolve(plan: "_Plan", batch: list[WorkRecord], observed_at: date
             _store(plan, observed_at, copy=True)
     except IntegrityError:
         return _write_and_resolve(batch, observed_at)
-    return plan, resolve_references_naming(dois=plan.learnt(IdentifierKind.DOI),
-                                           arxiv_ids=plan.learnt(IdentifierKind.ARXIV)), False
+    return plan, plan.resolve_references_naming_learnt(), False
 
 
 @dataclass
@@ -247,9 +245,14 @@ class _Plan:
     counts: Counter
     unchanged: int
 
-    def learnt(self, kind: str) -> set[str]:
-        """The identifiers of this kind the store learns."""
-        return {value for k, value, _, _ in self.identifiers if k == kind}
+    def resolve_references_naming_learnt(self) -> int:
+        """Send to resolution the references naming a DOI or arXiv id the store learnt from this batch
+        (once it is committed); returns how many."""
+        learnt = {IdentifierKind.DOI: set(), IdentifierKind.ARXIV: set()}
+        for kind, value, _, _ in self.identifiers:
+            if kind in learnt:
+                learnt[kind].add(value)
+        return resolve_references_naming(dois=learnt[IdentifierKind.DOI], arxiv_ids=learnt[IdentifierKind.ARXIV])
 
     def shares_with(self, batch: list[WorkRecord], lookups: tuple) -> bool:
         """Whether the batch names an identifier this plan writes, or a work it writes to."""
