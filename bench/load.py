@@ -145,7 +145,7 @@ def main() -> None:
 
 
 def record_body(arxiv_id: str) -> bytes:
-    from citations.record import build_record
+    from citations.records.build import build_record
 
     return build_record(arxiv_id=arxiv_id).body
 

@@ -26,7 +26,7 @@ from django.utils.text import Truncator
 from citations.models import (CitedWork, Job, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, StandingSourceSync,
                               WorkRevision)
 from citations.models.resolution import LINKING_STATES, with_current_resolution
-from citations.presentation import STATE_LABELS
+from citations.records.presentation import STATE_LABELS
 from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
 from citations.resolution.text import title_blocking_keys
@@ -620,7 +620,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Resolve selected again")
     def re_resolve(self, request, queryset):
-        from citations.dispatch import dispatch_task
+        from citations.jobs.dispatch import dispatch_task
 
         if not can_curate(request.user):
             messages.error(request, "Only curators can ask for re-resolution.")

@@ -21,8 +21,8 @@ from citations.models import (
     ReferenceExtraction,
     WaitingReferenceKey,
 )
-from citations.papers_current import papers_changed
-from citations.record_cache import records_of_papers_changed
+from citations.current.papers import papers_changed
+from citations.records.cache import records_of_papers_changed
 
 MIN_REASON = 10
 

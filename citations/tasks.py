@@ -5,7 +5,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from citations.jobs import fail_job
+from citations.jobs.planning import fail_job
 from citations.models import JobChunk
 from citations.resolution.service import current_reference_ids, resolve_paper, resolve_references
 
@@ -49,8 +49,8 @@ def resolve_chunk(chunk_id: int) -> dict:
 
 @shared_task(name="citations.dump_chunk", base=ChunkTask, **RETRY)
 def dump_chunk(chunk_id: int) -> dict:
-    """Write one part of a records dump, or publish it (citations/dumps.py)."""
-    from citations.dumps import run_dump_chunk
+    """Write one part of a records dump, or publish it (citations/records/dumps.py)."""
+    from citations.records.dumps import run_dump_chunk
 
     return run_dump_chunk(chunk_id)
 
@@ -72,8 +72,8 @@ def ingest_file_chunk(chunk_id: int) -> dict:
 @shared_task(name="citations.dump_records", **RETRY)
 def dump_records_task() -> dict:
     """Plan a dump of every current record and send its parts to the workers (Celery beat, daily)."""
-    from citations.dispatch import dispatch_chunks
-    from citations.dumps import plan_dump
+    from citations.jobs.dispatch import dispatch_chunks
+    from citations.records.dumps import plan_dump
 
     job = plan_dump()
     dispatch_chunks(job)
@@ -85,7 +85,7 @@ def sync_standing_source_task(source: str, path: str) -> dict:
     """Re-read a standing source's file (fetched there by the operator's downloader), then check works."""
     from citations.standing.sync import SyncFailed, source_input, sync_standing_source
 
-    from citations.dispatch import dispatch_task
+    from citations.jobs.dispatch import dispatch_task
 
     # An OpenAlex file is streamed (gigabytes); the others are read whole.
     report = sync_standing_source(source=source, input_name=path, **source_input(source, path))
@@ -106,8 +106,8 @@ def check_standing(sources: list[str] | None = None) -> dict:
 
 @shared_task(name="citations.sweep_jobs", acks_late=True)
 def sweep_jobs_task() -> dict:
-    """Send again the jobs the broker never took, lost, or whose worker died (citations/dispatch.py)."""
-    from citations.dispatch import sweep_jobs
+    """Send again the jobs the broker never took, lost, or whose worker died (citations/jobs/dispatch.py)."""
+    from citations.jobs.dispatch import sweep_jobs
 
     return sweep_jobs()
 

@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
-from citations import history_views, views
+from citations.pages import history as history_views
+from citations.pages import views
 
 
 class ArxivIdConverter:

@@ -24,14 +24,14 @@ from django.utils import timezone
 from citations.extraction.pdf_references import is_word_break
 from citations.models import PaperReference, PaperReferenceLink, PaperVersion, ReferenceExtraction, ResolutionState
 from citations.models.references import ExtractionOrigin
-from citations.papers_current import papers_changed
-from citations.record_cache import records_of_papers_changed
-from citations.resolution.current import links_written
+from citations.current.papers import papers_changed
+from citations.records.cache import records_of_papers_changed
+from citations.current.resolutions import links_written
 from citations.resolution.parser import PARSER_NAME, parse_reference
 from curation.models import Override, OverrideAction, OverrideField
 from curation.services import OverrideRefused, can_curate, clean_reason, lock_reference
 
-MAX_RAW_TEXT = 10_000       # as citations/ingest.py accepts a reference
+MAX_RAW_TEXT = 10_000       # as citations/sources/ingest.py accepts a reference
 SHOWN_OPENING = 80          # characters of the other part kept on the audit entry, for people to read
 
 
@@ -250,7 +250,7 @@ def _write_links(parts: list[_Part], new_references: list[PaperReference], entry
 
 
 def _resolve_after_commit(references: list[PaperReference]):
-    from citations.dispatch import dispatch_task
+    from citations.jobs.dispatch import dispatch_task
 
     return dispatch_task("curation.re_resolve_references", args=[[str(r.pk) for r in references]])
 

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from citations.resolution.current import curation_changed, links_written
+from citations.current.resolutions import curation_changed, links_written
 from citations.resolution.waiting import file_waiting
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from citations.models import (CitedWork, IdentifierKind, Paper, PaperReference, PaperReferenceLink, ResolutionState,
@@ -332,7 +332,7 @@ def _write_curated_link(reference: PaperReference, entry: Override) -> None:
 
 
 def _records_changed(reference: PaperReference, entry: Override) -> None:
-    from citations.record_cache import records_of_papers_changed
+    from citations.records.cache import records_of_papers_changed
 
     curation_changed([reference.pk])
 
@@ -343,7 +343,7 @@ def _records_changed(reference: PaperReference, entry: Override) -> None:
 
 def _re_resolve_after_commit(reference_id):
     """The re-resolution job, committed with the audit entry; sent to the workers after the commit
-    (and again by the sweep if the broker does not take it: citations/dispatch.py)."""
-    from citations.dispatch import dispatch_task
+    (and again by the sweep if the broker does not take it: citations/jobs/dispatch.py)."""
+    from citations.jobs.dispatch import dispatch_task
 
     return dispatch_task("curation.re_resolve_references", args=[[str(reference_id)]])

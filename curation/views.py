@@ -6,7 +6,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from citations.paging import BadPage, page_of
+from citations.pages.paging import BadPage, page_of
 from curation.models import Override
 
 ENTRIES_PER_PAGE = 50

@@ -154,7 +154,7 @@ CACHES = {
     "default": (
         {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_CACHE_URL,
          # An unreachable cache must cost milliseconds, not a hung request: records are then built
-         # from the database (citations/record_cache.py) and throttling lets requests through.
+         # from the database (citations/records/cache.py) and throttling lets requests through.
          "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.5, "IGNORE_EXCEPTIONS": True}}
         if REDIS_CACHE_URL else
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pith",
@@ -248,7 +248,7 @@ CELERY_BEAT_SCHEDULE = {
 # Seconds resolution workers wait between batches of 200 references: 0 runs flat out.
 RESOLUTION_PAUSE_SECONDS = env_float("RESOLUTION_PAUSE_SECONDS", 0.0, minimum=0)
 
-# Durable dispatch (citations/dispatch.py): a job the broker never took, lost, or whose worker died
+# Durable dispatch (citations/jobs/dispatch.py): a job the broker never took, lost, or whose worker died
 # is sent again by the sweep, which Celery beat runs every minute.
 JOB_REQUEUE_SECONDS = env_int("JOB_REQUEUE_SECONDS", 120, minimum=1)     # sent but not started: send again
 JOB_STALE_SECONDS = env_int("JOB_STALE_SECONDS", 900, minimum=1)         # started but silent: send again
@@ -259,7 +259,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # The public data sets `load_demo` reads (../shared/data beside the checkout); without them, the seeds only.
 DEMO_DATA_DIR = Path(env_path("PITH_DEMO_DATA_DIR", str(BASE_DIR.parent / "shared" / "data"), directory=True))
 
-# Bulk dumps of every current record (citations/dumps.py): on storage every worker shares.
+# Bulk dumps of every current record (citations/records/dumps.py): on storage every worker shares.
 DUMPS_DIR = Path(env_path("PITH_DUMPS_DIR", str(VAR_DIR / "dumps"), directory=True))
 DUMPS_KEEP = env_int("PITH_DUMPS_KEEP", 3, minimum=1)
 # Each server process freezes its heap after this many requests (pith/heap.py); 0 never does.

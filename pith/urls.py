@@ -8,5 +8,5 @@ urlpatterns = [
     path("", include("citations.urls")),
 ]
 
-handler404 = "citations.views.not_found"
-handler500 = "citations.views.server_error"
+handler404 = "citations.pages.views.not_found"
+handler500 = "citations.pages.views.server_error"

@@ -69,7 +69,7 @@ def curator(db):
 @pytest.fixture
 def seeds(db):
     """Both reference records imported, as the demo loads them."""
-    from citations.record_import import import_record
+    from citations.records.importer import import_record
 
     for path in (SEED_000, SEED_004):
         import_record(data=path.read_bytes())
@@ -90,7 +90,7 @@ def fresh_cache():
 
     from citations.api.page_cache import local_pages
     from citations.api.throttles import forget_leases
-    from citations.record_cache import local_bodies
+    from citations.records.cache import local_bodies
 
     cache.clear()
     local_bodies.clear()

@@ -2,8 +2,8 @@
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from citations.papers_current import papers_changed
-from citations.resolution.current import links_written
+from citations.current.papers import papers_changed
+from citations.current.resolutions import links_written
 from citations.models import (
     Paper,
     PaperReference,

@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from citations.demo import UNARXIVE, demo_data_dir
 from citations.models import CurrentResolution, PaperReference
-from citations.record import build_record
+from citations.records.build import build_record
 from curation.models import Override
 from tests.citations.test_record import seed_time
 from tests.conftest import SEED_000, SEED_004

@@ -8,9 +8,9 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.canonical import canonical_bytes, context_digest, observation_digest
-from citations.ingest import import_arxiv_metadata, import_citation_counts, ingest_references, lines_of
-from citations.record_import import RecordRefused, import_record
+from citations.records.canonical import canonical_bytes, context_digest, observation_digest
+from citations.sources.ingest import import_arxiv_metadata, import_citation_counts, ingest_references, lines_of
+from citations.records.importer import RecordRefused, import_record
 from citations.standing.sync import sync_standing_source
 from tests.conftest import SEED_000, SEED_004
 
@@ -92,9 +92,9 @@ def test_mutated_records_are_imported_whole_or_refused_whole(seeded, path, repla
         assert stored() == before
     else:
         # Accepted: then it is a record this store reproduces byte for byte.
-        from citations.record import build_record
-        from citations.record_import import BUILD_MINUTE
-        from citations.timestamps import parse_z
+        from citations.records.build import build_record
+        from citations.records.importer import BUILD_MINUTE
+        from citations.records.timestamps import parse_z
 
         rebuilt = build_record(arxiv_id=record["paper"]["arxiv_id"], as_of=parse_z(record["as_of"]) + BUILD_MINUTE)
         assert rebuilt.record == record or summary.capped
@@ -267,7 +267,7 @@ def metadata_bytes(entry) -> bytes:
 def test_metadata_files_keep_exactly_their_good_lines_whatever_bad_lines_surround_them(db, entries, batch):
     from unittest import mock
 
-    from citations import ingest
+    from citations.sources import ingest
     from citations.models import PaperSnapshot, PaperVersion
 
     data = b"".join(metadata_bytes(e) for e in entries)

@@ -2,7 +2,7 @@
 import pytest
 from django.db.models import Count
 
-from citations.jobs import plan_resolution
+from citations.jobs.planning import plan_resolution
 from citations.models import Job, JobChunk, PaperReference
 from tests.celery_worker import client_call, kill_worker, redis_url, running_worker, wait_until, worker_log
 from tests.factories import make_paper, make_references
@@ -27,7 +27,7 @@ def test_a_worker_killed_mid_job_loses_and_duplicates_no_resolution():
     with running_worker(broker, env=slow) as first:
         # Enqueued by another process, configured for the broker as a web server would be.
         client_call(broker, "import django; django.setup()\n"
-                            "from citations.jobs import enqueue_job\nfrom citations.models import Job\n"
+                            "from citations.jobs.planning import enqueue_job\nfrom citations.models import Job\n"
                             f"enqueue_job(Job.objects.get(pk={job.pk}))")
         assert wait_until(lambda: JobChunk.objects.filter(job=job, done=True).count() >= 2, timeout=60), \
             worker_log(first)

@@ -48,12 +48,12 @@ def test_forms_need_their_csrf_token(seeds):
 
 
 def test_error_pages_show_no_stack_trace_or_settings(seeds, monkeypatch, settings):
-    import citations.views
+    import citations.pages.views
 
     def explode(**kwargs):
         raise RuntimeError(f"boom with {settings.SECRET_KEY}")
 
-    monkeypatch.setattr(citations.views, "build_record", explode)
+    monkeypatch.setattr(citations.pages.views, "build_record", explode)
     client = Client(raise_request_exception=False)
     for path in ("/paper/2509.11076/citation-record", "/paper/2509.11076/integrity"):
         response = client.get(path)

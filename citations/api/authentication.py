@@ -4,7 +4,7 @@ DRF's TokenAuthentication reads `Token.objects.select_related("user").get(key=..
 cached list page that ORM query's building was half the request (profiled on the demo store). This is
 the same check, the token's user read by one indexed SQL statement and made a User as the ORM would:
 still read on every request, so a deleted token or a deactivated user is refused at the next one.
-The same statement reads the API lists' generations (citations/record_cache.py), which a cached page
+The same statement reads the API lists' generations (citations/records/cache.py), which a cached page
 is checked against, and the model permissions the user holds (citations/api/permissions.py): a token
 client's cached page then costs this one statement, the jobs list's included.
 """
@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 
 from citations.api.page_cache import remember_generations
 from citations.api.permissions import HELD, held_permissions_sql, only_model_backend
-from citations.record_cache import GENERATIONS, JOB_KEYS, LIST_KEYS, jobs_generation, lists_generation
+from citations.records.cache import GENERATIONS, JOB_KEYS, LIST_KEYS, jobs_generation, lists_generation
 
 
 def _user_columns():

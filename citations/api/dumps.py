@@ -1,11 +1,11 @@
-"""API v1: the published bulk dumps (citations/dumps.py); their files are served at /dumps/."""
+"""API v1: the published bulk dumps (citations/records/dumps.py); their files are served at /dumps/."""
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import viewsets
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from citations.dumps import DUMP_NAME, MANIFEST, published_dumps
+from citations.records.dumps import DUMP_NAME, MANIFEST, published_dumps
 
 
 def _address(name: str, file: str) -> str:

@@ -1,6 +1,6 @@
 """API list pages served from a cache while nothing any list shows has changed.
 
-The same scheme as record bodies (citations/record_cache.py): every write that changes what a list
+The same scheme as record bodies (citations/records/cache.py): every write that changes what a list
 shows bumps the lists' generation in its own transaction, and a page is filed under the generation
 read before it was built, so the next response of every process shows the write. A hit costs that
 one read of LIST_SHARDS counter rows; a miss builds the page as before. A page differs by its full
@@ -17,7 +17,7 @@ import hashlib
 from django.conf import settings
 from django.http import HttpResponse
 
-from citations.record_cache import LocalBodies, cache_get, cache_set, jobs_generation, lists_generation
+from citations.records.cache import LocalBodies, cache_get, cache_set, jobs_generation, lists_generation
 
 local_pages = LocalBodies(capacity=settings.API_PAGE_LOCAL_ENTRIES)
 CONTENT_TYPE = "application/json"

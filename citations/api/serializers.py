@@ -3,7 +3,7 @@ from rest_framework import serializers
 
 from citations.models import CitedWork, Job, Paper, PaperReference, ScholarlyWorkEvent, WorkRevision
 from citations.models.references import PDF_TEXT, REFERENCE_SOURCES
-from citations.record import record_links
+from citations.records.build import record_links
 from curation.models import VALUE_FIELDS, Override
 from curation.services import MAX_REASON, active_overrides
 

@@ -17,11 +17,11 @@ from citations.api.filters import (ChangeFilter, CitedWorkFilter, JobFilter, Obs
 from citations.api.parsers import PARSERS
 from citations.api.permissions import HasPerm
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.ingest import RejectedLine, database_refusal, ingest_reference_list, reference_list
-from citations.jobs import enqueue_job, plan_resolution, runs_eagerly
+from citations.sources.ingest import RejectedLine, database_refusal, ingest_reference_list, reference_list
+from citations.jobs.planning import enqueue_job, plan_resolution, runs_eagerly
 from citations.models import CitedWork, CurrentResolution, Job, Paper, PaperReference, ScholarlyWorkEvent, WorkRevision
-from citations.presentation import standing_summary
-from citations.record import RecordUnavailable, build_record
+from citations.records.presentation import standing_summary
+from citations.records.build import RecordUnavailable, build_record
 from curation.models import Override
 from curation.segmentation import join_with_next, split_reference
 from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
@@ -64,7 +64,7 @@ class PaperViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
     ordering = ["arxiv_id"]
 
     def get_queryset(self):
-        # The newest snapshot of each paper, materialised in paper_current (citations/papers_current.py):
+        # The newest snapshot of each paper, materialised in paper_current (citations/current/papers.py):
         # two primary-key joins a row, not a correlated subquery a field.
         papers = Paper.objects.annotate(**{name: F(f"current__snapshot__{source}") for name, source in (
             ("title", "title"), ("submitted_at", "submitted_at"), ("last_updated", "last_updated"),
@@ -104,7 +104,7 @@ class PaperViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
                               404: OpenApiResponse(description="Not held.")})
     @action(detail=True, url_path="citation-record", methods=["get"], pagination_class=None, filter_backends=[])
     def citation_record(self, request, arxiv_id=None):
-        from citations.views import record_json_response
+        from citations.pages.views import record_json_response
 
         return record_json_response(request._request, arxiv_id)
 
@@ -315,7 +315,7 @@ class OverrideViewSet(CachedListMixin, mixins.CreateModelMixin, viewsets.ReadOnl
 def _committed(entry, request) -> Response:
     """201 for a committed audit entry, saying what became of its follow-up work (the re-resolution),
     which the broker may not have taken yet: it is recorded, and sent when the broker answers."""
-    from citations.dispatch import follow_up
+    from citations.jobs.dispatch import follow_up
 
     body = s.OverrideSerializer(entry, context={"request": request}).data
     body["follow_up"] = follow_up(getattr(entry, "follow_up_job", None))
@@ -355,7 +355,7 @@ def health(request):
                 conn.ensure_connection(max_retries=1, timeout=2)
         except Exception as error:  # noqa: BLE001
             broker = f"down: {type(error).__name__}"
-    from citations.record_cache import cache_status
+    from citations.records.cache import cache_status
 
     cache = cache_status()
     healthy = database == "ok" and not broker.startswith("down") and cache == "ok"

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from citations.extraction.paper_files import (
     FileRefused, ingest_paper_file, latest_version, plan_files, target_of,
 )
-from citations.job_records import command_job
+from citations.jobs.task_records import command_job
 from citations.management.progress import run_chunked_job
 from citations.models import Job, JobState
 

@@ -52,7 +52,7 @@ def follow_job(job, *, description: str) -> None:
 def run_chunked_job(command, job, task, *, description: str, unit: str = "chunk", no_wait: bool = False) -> bool:
     """A planned chunked job run to its end: here, chunk by chunk, on the embedded default; else sent
     to the workers and followed (or left to them with no_wait: False is returned then)."""
-    from citations.jobs import enqueue_job, runs_eagerly
+    from citations.jobs.planning import enqueue_job, runs_eagerly
 
     if runs_eagerly():
         chunks = list(job.chunks.order_by("index").values_list("id", flat=True))

@@ -5,8 +5,8 @@ from django.db import migrations, models
 
 
 def fill_from_the_log(apps, schema_editor):
-    # The table as of this migration is the log's newest links (citations/resolution/current.py).
-    from citations.resolution.current import rebuild
+    # The table as of this migration is the log's newest links (citations/current/resolutions.py).
+    from citations.current.resolutions import rebuild
 
     rebuild()
 

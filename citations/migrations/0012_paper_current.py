@@ -5,8 +5,8 @@ from django.db import migrations, models
 
 
 def fill_from_the_log(apps, schema_editor):
-    # The table as of this migration: each paper's newest snapshot and list (citations/papers_current.py).
-    from citations.papers_current import rebuild
+    # The table as of this migration: each paper's newest snapshot and list (citations/current/papers.py).
+    from citations.current.papers import rebuild
 
     rebuild()
 

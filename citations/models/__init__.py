@@ -1,4 +1,4 @@
-"""Observations, never records: a record is derived from these rows (citations/record.py)."""
+"""Observations, never records: a record is derived from these rows (citations/records/build.py)."""
 from citations.models.current import CurrentResolution, PaperCurrent
 from citations.models.generations import RecordGeneration
 from citations.models.jobs import Job, JobChunk, JobState

@@ -5,7 +5,7 @@ and the admin queues ask ("references now unresolved", "now citing this paper", 
 is a question about the newest link of each reference; asked of the log it is a correlated
 subquery per row, and a filter on it reads every link of the store. This table holds the answer
 for each reference, one row each, written in the same transaction as the link that changes it
-(citations/resolution/current.py) and rebuilt from the log by `manage.py rebuild_current_resolutions`.
+(citations/current/resolutions.py) and rebuilt from the log by `manage.py rebuild_current_resolutions`.
 It is not an observation: nothing reads it for a record (records are built as of a time, from the
 log), so it may be rewritten in place.
 """
@@ -66,7 +66,7 @@ class PaperCurrent(models.Model):
     `paper_snapshots` and `reference_extractions` are the truth (append-only); the papers list, the
     home page and search ask "each paper's newest snapshot", which asked of the log is a correlated
     subquery per row and per field. This row holds the answer, written in the same transaction as the
-    snapshot or list that changes it (citations/papers_current.py) and rebuilt from the log by
+    snapshot or list that changes it (citations/current/papers.py) and rebuilt from the log by
     `manage.py rebuild_current_resolutions`. Records never read it (they are built as of a time).
     """
 

@@ -38,7 +38,7 @@ class JobQuerySet(models.QuerySet):
 
 
 def _jobs_changed() -> None:
-    from citations.record_cache import jobs_changed      # (record_cache reads the models)
+    from citations.records.cache import jobs_changed      # (record_cache reads the models)
 
     jobs_changed()
 
@@ -58,7 +58,7 @@ class Job(models.Model):
     error = models.TextField(blank=True, default="")
     celery_task_id = models.CharField(max_length=64, null=True, blank=True, unique=True,
                                       help_text="The Celery task this job is, for single-task jobs.")
-    # The durable half of dispatch (citations/dispatch.py): what to send, and whether it was sent.
+    # The durable half of dispatch (citations/jobs/dispatch.py): what to send, and whether it was sent.
     task_name = models.CharField(max_length=80, blank=True, default="",
                                  help_text="The Celery task a single-task job sends; chunked jobs send their chunks.")
     dispatched_at = models.DateTimeField(null=True, blank=True,

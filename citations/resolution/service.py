@@ -17,8 +17,8 @@ from django.utils import timezone
 from citations.arxiv_ids import arxiv_doi
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, ReferenceExtraction
 from citations.models.references import source_rank
-from citations.record_cache import records_of_papers_changed
-from citations.resolution.current import links_written
+from citations.records.cache import records_of_papers_changed
+from citations.current.resolutions import links_written
 from citations.resolution.locators import find_locator
 from citations.resolution.parser import tidy_title
 from citations.resolution.matching import RESOLVER_VERSION, ReferenceFields, Resolution, resolve

@@ -126,8 +126,8 @@ def _waiting_by_key(keys: set[int], *, limit: int | None) -> dict[int, list[str]
 
 def send_for_resolution(reference_ids: Iterable) -> int:
     """Resolve these references again, in jobs of SEND_CHUNK sent when the caller's transaction
-    commits (citations/dispatch.py); returns how many were sent."""
-    from citations.dispatch import dispatch_task
+    commits (citations/jobs/dispatch.py); returns how many were sent."""
+    from citations.jobs.dispatch import dispatch_task
 
     ids = sorted({str(pk) for pk in reference_ids})
     for start in range(0, len(ids), SEND_CHUNK):
@@ -164,7 +164,7 @@ def works_arrived(*, works: tuple | None, revisions: tuple | None) -> None:
     (resolve_waiting_for_works), so that a bulk import writes at its own pace. Concurrent importers'
     ranges may interleave: a work looked at twice finds the same references, and resolution is idempotent."""
     if works or revisions:
-        from citations.dispatch import dispatch_task
+        from citations.jobs.dispatch import dispatch_task
 
         dispatch_task("citations.resolve_waiting_for_works",
                       kwargs={"works": [str(v) for v in works] if works else None,

@@ -14,8 +14,8 @@ from collections import defaultdict
 from django.db import transaction
 
 from citations.arxiv_ids import arxiv_doi
-from citations.record_cache import records_changed
-from citations.resolution.current import works_changed
+from citations.records.cache import records_changed
+from citations.current.resolutions import works_changed
 from citations.models import CitedWork, ReceiptEvent, RetractionStatusReceipt, ScholarlyWorkEvent, StandingSourceSync
 from citations.models import IdentifierKind, SyncStatus, WorkIdentifier
 from citations.standing.revisions import newest_as_of

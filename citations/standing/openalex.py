@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 import orjson
 
 from citations.arxiv_ids import arxiv_doi
-from citations.ingest import MAX_LINE_BYTES
+from citations.sources.ingest import MAX_LINE_BYTES
 from citations.models import EventType
 from citations.resolution.identifiers import normalise_doi
 from citations.standing.events import DOI_LENGTH, BadFile, RejectedRow, SourceEvent, WorkRead, storable

@@ -2,7 +2,7 @@
 from django import template
 from django.utils.html import format_html
 
-from citations.presentation import NO_DATE, SOURCE_NAMES, day_text, minute_text, parse_time
+from citations.records.presentation import NO_DATE, SOURCE_NAMES, day_text, minute_text, parse_time
 
 register = template.Library()
 

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from citations.ingest import RejectedLine
+from citations.sources.ingest import RejectedLine
 from citations.models import IdentifierKind
 from citations.resolution.identifiers import normalise_doi
 from citations.resolution.text import title_fingerprints

@@ -12,7 +12,7 @@ import csv
 import re
 from collections.abc import Iterable, Iterator
 
-from citations.ingest import RejectedLine
+from citations.sources.ingest import RejectedLine
 from citations.models import IdentifierKind
 from citations.standing.events import BadFile
 from citations.standing.retraction_watch import _csv_rows, _layout, ORIGINAL

@@ -1,6 +1,6 @@
 """Split and join through the API: POST /api/v1/observations/{id}/split and /join (curators)."""
 from citations.models import ReferenceExtraction
-from citations.record import build_record
+from citations.records.build import build_record
 from tests.curation.test_segmentation import CITING, extracted  # noqa: F401 - the fixture
 
 BASE = "/api/v1/observations"

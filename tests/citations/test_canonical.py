@@ -3,7 +3,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citations.canonical import canonical_bytes, context_digest, observation_digest, reference_canonical
+from citations.records.canonical import canonical_bytes, context_digest, observation_digest, reference_canonical
 from tests.conftest import SEED_000, SEED_004
 
 # Text as a record may hold it: any code point but lone surrogates (which UTF-8 cannot carry).

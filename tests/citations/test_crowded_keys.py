@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from citations.ingest import ReferenceList, ingest_reference_list, lines_of
+from citations.sources.ingest import ReferenceList, ingest_reference_list, lines_of
 from citations.models import PaperReference
 from citations.resolution import store
 from citations.resolution.service import resolve_paper

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from citations.api.page_cache import local_pages
 from citations.models import CurrentResolution, PaperReference, PaperReferenceLink
-from citations.resolution.current import rebuild
+from citations.current.resolutions import rebuild
 from citations.resolution.service import resolve_paper
 from curation.services import apply_override, revision_of, withdraw_override
 from tests.factories import make_paper, make_references
@@ -44,7 +44,7 @@ def test_every_writer_keeps_the_table_equal_to_its_rebuild_from_the_log(seeds, c
 
 
 def test_an_older_link_written_later_does_not_become_current(db):
-    from citations.resolution.current import links_written
+    from citations.current.resolutions import links_written
 
     (reference,) = make_references(make_paper("2601.00001"), 1)
     newest = CurrentResolution.objects.get(reference=reference).link_id

@@ -7,8 +7,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from citations.resolution import evaluation as ev
-from citations.resolution.evaluation import (Case, IdCounts, LinkCounts, MemoryStore, PrintedIds, TitleCounts,
+from citations.evaluation import measure as ev
+from citations.evaluation.measure import (Case, IdCounts, LinkCounts, MemoryStore, PrintedIds, TitleCounts,
                                              YearCounts, gold_arxiv, gold_doi, gold_year)
 from citations.resolution.matching import Candidate, ReferenceFields, resolve
 from citations.resolution.text import title_blocking_keys

@@ -5,11 +5,11 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from citations.history import diff_records, record_history
+from citations.records.history import diff_records, record_history
 from citations.models import Paper, PaperReference, PaperReferenceLink
-from citations.record import build_record
-from citations.record_cache import records_changed
-from citations.resolution.current import links_written
+from citations.records.build import build_record
+from citations.records.cache import records_changed
+from citations.current.resolutions import links_written
 from curation.services import apply_override, revision_of
 from tests.conftest import SEED_000, SEED_004
 
@@ -205,7 +205,7 @@ def test_the_first_version_lists_every_observation_as_added(seeds):
 
 
 def test_the_work_is_bounded_and_the_page_says_so(seeds, client, monkeypatch):
-    monkeypatch.setattr("citations.history.HISTORY_MINUTES", 3)
+    monkeypatch.setattr("citations.records.history.HISTORY_MINUTES", 3)
     history = record_history(arxiv_id="2509.23722")
     assert history.bounded and (history.minutes_read, history.minutes_found) == (3, 11)
     assert history.versions[-1].changes is None and not history.versions[-1].first

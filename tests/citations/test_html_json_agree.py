@@ -1,7 +1,7 @@
 """The HTML record page and the canonical JSON never disagree about a record.
 
 Every element of /paper/<id>/citation-record that shows a value of the record carries
-`data-field`, the value's path in the JSON as citations/history.py names it (`thesis`,
+`data-field`, the value's path in the JSON as citations/records/history.py names it (`thesis`,
 `coverage[standing_notices].denominator`, in an observation's row `resolution.status`,
 `standing_notice.events[crossref:R1].event_type`); rows are `<tr id="obs-<observation_id>">`.
 What the element says is its text, or its `<time datetime>` (times are shown to the minute), or its
@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from citations.history import _leaves
+from citations.records.history import _leaves
 from citations.models import (
     CitedWork,
     Paper,
@@ -28,9 +28,9 @@ from citations.models import (
     ScholarlyWorkEvent,
 )
 from citations.models.resolution import LINKING_STATES
-from citations.presentation import NOTICE_SHORT, SOURCE_NAMES, STATE_LABELS
-from citations.record_cache import records_changed
-from citations.resolution.current import links_written
+from citations.records.presentation import NOTICE_SHORT, SOURCE_NAMES, STATE_LABELS
+from citations.records.cache import records_changed
+from citations.current.resolutions import links_written
 from curation.groups import curators_group
 from curation.services import apply_override, revision_of
 from tests.conftest import SEED_000, SEED_004
@@ -109,7 +109,7 @@ def _plain(text: str) -> str:
 def check_shown(element: Shown, expected, context: dict) -> None:
     """The element states `expected`, in the page's own words for it."""
     where = f"{element.field} in {'row ' + element.row if element.row else 'the record'}"
-    from citations.presentation import day_text, minute_text
+    from citations.records.presentation import day_text, minute_text
 
     if element.value is not None:
         said = element.value

@@ -6,10 +6,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from citations.ingest import import_arxiv_metadata, ingest_references, lines_of
+from citations.sources.ingest import import_arxiv_metadata, ingest_references, lines_of
 from citations.models import Paper, PaperReference, PaperSnapshot, PaperTitleKey, PaperVersion, ReferenceExtraction
 from citations.resolution.text import key_fingerprint
-from citations.record import build_record
+from citations.records.build import build_record
 
 KAGGLE_SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "data" / "unarxive-sample" / \
     "derived_arxiv_metadata_kaggle_format.jsonl"

@@ -188,7 +188,7 @@ CURCUMIN_RAW = ("Tonnesen HH, Karlsen J, Mostad A, Pedersen U, Rasmussen PB, \nL
 
 
 def fields_of(raw):
-    from citations.resolution.evaluation import reference_fields
+    from citations.evaluation.measure import reference_fields
     from citations.resolution.parser import parse_reference
 
     return reference_fields(parse_reference(raw))

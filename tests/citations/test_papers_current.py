@@ -8,9 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from citations.ingest import import_arxiv_metadata
+from citations.sources.ingest import import_arxiv_metadata
 from citations.models import PaperCurrent, PaperSnapshot
-from citations.papers_current import rebuild
+from citations.current.papers import rebuild
 from tests.factories import T0, make_paper, make_references
 
 
@@ -39,7 +39,7 @@ def test_a_newer_snapshot_shows_in_the_lists_at_once(db, client):
     assert "The first title" in client.get("/").content.decode()
     PaperSnapshot.objects.create(paper=paper, observed_at=T0 + timedelta(days=1), title="The newer title",
                                  source="arxiv_metadata")
-    from citations.papers_current import papers_changed
+    from citations.current.papers import papers_changed
 
     papers_changed([paper.pk])
     assert "The newer title" in client.get("/").content.decode()
@@ -83,7 +83,7 @@ def test_the_api_search_reads_the_current_title(db):
     paper = make_paper("2501.00001", title="An older title")
     PaperSnapshot.objects.create(paper=paper, observed_at=T0 + timedelta(days=1), title="A renamed paper",
                                  source="arxiv_metadata")
-    from citations.papers_current import papers_changed
+    from citations.current.papers import papers_changed
 
     papers_changed([paper.pk])
     client = APIClient()

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from citations.models import CurrentResolution, ResolutionState
-from citations.search import PAGE_SIZE, parse_query
+from citations.pages.search import PAGE_SIZE, parse_query
 from tests.conftest import SEED_000
 from tests.factories import T0, make_paper, make_references
 

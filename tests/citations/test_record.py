@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from citations.canonical import context_digest, observation_digest
+from citations.records.canonical import context_digest, observation_digest
 from citations.models import PaperReferenceLink, PaperSnapshot, ResolutionState
-from citations.record import RecordUnavailable, build_record
+from citations.records.build import RecordUnavailable, build_record
 from tests.conftest import SEED_000, SEED_004, SHARED_SEEDS
 from tests.factories import T0, make_paper, make_references
 
@@ -214,7 +214,7 @@ def test_snapshot_history_is_append_only_per_time(db):
 
 
 def test_a_capped_record_reimports_as_a_no_op_and_says_it_is_capped(capped_paper):
-    from citations.record_import import import_record
+    from citations.records.importer import import_record
 
     summary = import_record(data=build_record(arxiv_id="2502.00001", as_of=LATER).body)
     assert summary.capped

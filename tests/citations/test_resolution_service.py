@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from citations.models import CitedWork, PaperReference, PaperReferenceLink
-from citations.record import build_record
+from citations.records.build import build_record
 from citations.resolution.index import index_paper_titles
 from citations.resolution.service import resolve_paper, resolve_references
 from tests.conftest import SEED_000, SEED_004
@@ -76,7 +76,7 @@ def test_the_inbound_seed_citations_keep_their_imported_resolution(resolved_seed
 
 
 def test_a_held_paper_found_by_title_gets_a_canonical_work_from_its_metadata(db):
-    from citations.ingest import ReferenceList, ingest_reference_list
+    from citations.sources.ingest import ReferenceList, ingest_reference_list
 
     cited = make_paper("2006.15704", title="PyTorch Distributed: Experiences on Accelerating Data Parallel Training",
                        submitted_at=datetime(2020, 6, 28, tzinfo=UTC))

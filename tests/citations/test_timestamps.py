@@ -2,7 +2,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from citations.timestamps import long_date, parse_offset, parse_z, render_offset, render_z, truncate_to_minute
+from citations.records.timestamps import long_date, parse_offset, parse_z, render_offset, render_z, truncate_to_minute
 
 
 def test_z_rendering_keeps_six_fraction_digits_and_drops_a_zero_fraction():

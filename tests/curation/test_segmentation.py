@@ -1,9 +1,9 @@
 """A curator's "split here" and "join with next": a corrected list, the observed one kept, audited."""
 import pytest
 
-from citations.ingest import ReferenceList, ingest_reference_list
+from citations.sources.ingest import ReferenceList, ingest_reference_list
 from citations.models import PaperReference, PaperReferenceLink, ReferenceExtraction
-from citations.record import build_record
+from citations.records.build import build_record
 from citations.resolution.index import index_paper_titles
 from curation.models import Override
 from curation.segmentation import joined_text, join_with_next, split_reference, successors

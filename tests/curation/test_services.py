@@ -4,7 +4,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from citations.models import PaperReference, PaperReferenceLink
-from citations.record import build_record
+from citations.records.build import build_record
 from curation.models import Override
 from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
 from tests.factories import make_paper
@@ -56,7 +56,7 @@ def test_withdrawing_shows_the_observed_value_again(access_date, curator):
 
 
 def test_a_corrected_title_is_resolved_again_and_can_now_match(db, curator):
-    from citations.ingest import ReferenceList, ingest_reference_list
+    from citations.sources.ingest import ReferenceList, ingest_reference_list
     from citations.resolution.index import index_paper_titles
 
     held = make_paper("2104.07857", title="ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning")

@@ -7,9 +7,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from citations.extraction.paper_files import ingest_paper_file, target_of
-from citations.ingest import ReferenceList, ingest_reference_list
+from citations.sources.ingest import ReferenceList, ingest_reference_list
 from citations.models import Job, JobState, PaperReference, ReferenceExtraction
-from citations.record import build_record
+from citations.records.build import build_record
 from tests.extraction.test_latex_references import plainnat_bbl, raw_references
 from tests.extraction.test_source_package import MAIN_TEX, tar_bytes
 from tests.factories import make_paper

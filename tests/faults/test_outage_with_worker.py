@@ -64,7 +64,7 @@ def test_writes_accepted_with_broker_and_cache_down_are_processed_exactly_once_w
     with running_worker(broker) as worker:
         # The broker is back; the sweep (Celery beat's every minute) sends what it refused.
         client_call(broker, "import django; django.setup()\nfrom datetime import timedelta\n"
-                            "from django.utils import timezone\nfrom citations.dispatch import sweep_jobs\n"
+                            "from django.utils import timezone\nfrom citations.jobs.dispatch import sweep_jobs\n"
                             "print(sweep_jobs(now=timezone.now() + timedelta(seconds=30)))")
         assert wait_until(lambda: not Job.objects.exclude(state=JobState.SUCCEEDED).exists(), timeout=90), \
             worker_log(worker)

@@ -8,8 +8,8 @@ from django.core.management import call_command, execute_from_command_line
 from django.core.management.base import CommandError
 from django.db import IntegrityError
 
-from citations import ingest
-from citations.ingest import MAX_LINE_BYTES, import_arxiv_metadata, lines_of, open_lines
+from citations.sources import ingest
+from citations.sources.ingest import MAX_LINE_BYTES, import_arxiv_metadata, lines_of, open_lines
 from citations.models import Paper, PaperSnapshot, PaperVersion
 
 CREATED = "Sun, 14 Sep 2025 03:55:03 GMT"

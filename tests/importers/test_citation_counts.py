@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from citations.ingest import import_arxiv_metadata, import_citation_counts, lines_of
+from citations.sources.ingest import import_arxiv_metadata, import_citation_counts, lines_of
 from citations.models import CitationMeasurement
 from tests.importers.test_arxiv_metadata import line, metadata
 

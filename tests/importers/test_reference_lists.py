@@ -12,7 +12,7 @@ from django.db import DataError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from citations.ingest import import_arxiv_metadata, ingest_references, lines_of
+from citations.sources.ingest import import_arxiv_metadata, ingest_references, lines_of
 from citations.models import PaperReference, ReferenceExtraction
 from citations.resolution.identifiers import find_identifiers
 from citations.resolution.parser import parse_reference

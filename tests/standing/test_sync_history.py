@@ -7,8 +7,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from citations.models import ReceiptEvent, RetractionStatusReceipt, ScholarlyWorkEvent
-from citations.record import build_record
-from citations.record_import import import_record
+from citations.records.build import build_record
+from citations.records.importer import import_record
 from citations.standing.checks import check_works
 from citations.standing.revisions import newest_as_of
 from citations.standing.sync import sync_standing_source

@@ -6,7 +6,7 @@ from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from citations.canonical import canonical_bytes, context_digest, observation_digest
+from citations.records.canonical import canonical_bytes, context_digest, observation_digest
 from tests.conftest import SEED_000, SEED_004
 
 

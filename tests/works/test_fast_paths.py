@@ -7,7 +7,7 @@ import uuid
 import pytest
 from django.db import connection
 
-from citations.ingest import lines_of
+from citations.sources.ingest import lines_of
 from citations.models import CitedWork, PaperTitleKey, WorkIdentifier, WorkTitleKey
 from citations.resolution.text import title_fingerprints
 from citations.sql_arrays import any_of

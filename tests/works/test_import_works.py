@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from citations.ingest import ReferenceList, ingest_reference_list, lines_of
+from citations.sources.ingest import ReferenceList, ingest_reference_list, lines_of
 from citations.models import CitedWork, PaperReference, WorkTitleKey, WorkIdentifier
-from citations.record import build_record
+from citations.records.build import build_record
 from citations.resolution.service import resolve_paper
 from citations.works.importer import import_works
 from tests.factories import make_paper

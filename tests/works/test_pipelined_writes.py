@@ -6,7 +6,7 @@ import json
 import pytest
 from django.db import connection
 
-from citations.ingest import lines_of
+from citations.sources.ingest import lines_of
 from citations.models import CitedWork, WorkIdentifier, WorkTitleKey
 from citations.resolution.text import title_fingerprints
 from citations.works import importer, read_ahead

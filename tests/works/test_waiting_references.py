@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from citations.ingest import import_arxiv_metadata, lines_of
+from citations.sources.ingest import import_arxiv_metadata, lines_of
 from citations.models import Job, PaperReference, WaitingReferenceKey
 from citations.resolution.matching import ReferenceFields, Resolution
 from citations.resolution.service import resolve_references

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from citations.ingest import ReferenceList, ingest_reference_list, lines_of
+from citations.sources.ingest import ReferenceList, ingest_reference_list, lines_of
 from citations.models import CitedWork, WorkTitleKey, WorkRevision
-from citations.record import build_record
+from citations.records.build import build_record
 from citations.resolution.service import resolve_paper
-from citations.timestamps import render_z
+from citations.records.timestamps import render_z
 from citations.works.importer import import_works
 from tests.factories import make_paper
 

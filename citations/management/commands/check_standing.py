@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from citations.job_records import command_job
+from citations.jobs.task_records import command_job
 from citations.standing.checks import check_works, latest_syncs
 
 

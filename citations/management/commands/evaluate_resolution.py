@@ -4,7 +4,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.resolution.evaluation import DATASET_NAMES, available, evaluate, render
+from citations.evaluation.measure import DATASET_NAMES, available, evaluate, render
 
 
 def default_data_dir() -> Path:

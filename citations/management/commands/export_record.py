@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.record import RecordUnavailable, build_record
+from citations.records.build import RecordUnavailable, build_record
 
 
 def parse_as_of(text: str) -> datetime:

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.ingest import FILE_ERRORS, import_arxiv_metadata, open_lines
+from citations.sources.ingest import FILE_ERRORS, import_arxiv_metadata, open_lines
 from citations.management.progress import byte_progress, fail_if_rejected, report_lines
 from citations.validation import OutOfRange, parse_time
 

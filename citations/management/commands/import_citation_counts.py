@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.ingest import FILE_ERRORS, import_citation_counts, open_lines
+from citations.sources.ingest import FILE_ERRORS, import_citation_counts, open_lines
 from citations.management.progress import fail_if_rejected, report_lines
 
 

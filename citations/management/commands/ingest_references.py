@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.ingest import FILE_ERRORS, ingest_references, open_lines
+from citations.sources.ingest import FILE_ERRORS, ingest_references, open_lines
 from citations.management.progress import byte_progress, fail_if_rejected, report_lines
 
 

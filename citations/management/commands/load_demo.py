@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.demo import UNARXIVE, demo_data_dir, load_real_papers
-from citations.record_import import RecordRefused, import_record
+from citations.records.importer import RecordRefused, import_record
 
 SEEDS = Path(__file__).resolve().parents[2] / "fixtures" / "seeds"
 DEMO_CURATOR = "curator"

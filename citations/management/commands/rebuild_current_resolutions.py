@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from citations import papers_current
-from citations.resolution.current import rebuild
+from citations.current import papers as papers_current
+from citations.current.resolutions import rebuild
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.jobs import DEFAULT_CHUNK_PAPERS, plan_resolution
+from citations.jobs.planning import DEFAULT_CHUNK_PAPERS, plan_resolution
 from citations.management.progress import run_chunked_job
 from citations.models import Job, JobState, Paper
 from citations.tasks import resolve_chunk

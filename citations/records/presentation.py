@@ -7,7 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from citations.canonical import context_digest, observation_digest
+from citations.records.canonical import context_digest, observation_digest
 from citations.models.resolution import LINKING_STATES
 
 STATE_LABELS = {

@@ -31,7 +31,7 @@ from django.db import connection
 from django.utils import timezone
 
 from citations.models import RecordGeneration
-from citations.record import build_record
+from citations.records.build import build_record
 
 STORE = "*"
 LISTS = "lists:"

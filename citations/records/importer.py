@@ -19,9 +19,9 @@ from uuid import UUID
 import jsonschema
 from django.db import DatabaseError, transaction
 
-from citations.resolution.current import links_written
+from citations.current.resolutions import links_written
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.canonical import context_digest, observation_digest
+from citations.records.canonical import context_digest, observation_digest
 from citations.models import (
     CitationMeasurement,
     CitedWork,
@@ -38,11 +38,11 @@ from citations.models import (
     SyncStatus,
 )
 from citations.models.references import ExtractionOrigin
-from citations.papers_current import papers_changed
-from citations.record_cache import records_changed
+from citations.current.papers import papers_changed
+from citations.records.cache import records_changed
 from citations.resolution.index import index_paper_titles
-from citations.record import REFUSAL, SCHEMA, RecordUnavailable, build_record
-from citations.timestamps import OFFSET_RENDERING, parse_offset, parse_z
+from citations.records.build import REFUSAL, SCHEMA, RecordUnavailable, build_record
+from citations.records.timestamps import OFFSET_RENDERING, parse_offset, parse_z
 from citations.validation import OutOfRange, checked_date, checked_time
 
 SCHEMA_PATH = Path(__file__).with_name("schema") / "record-v1.schema.json"

@@ -1,6 +1,6 @@
 """A record's past versions, and what changed between two of them.
 
-Nothing stores a record (citations/record.py builds one from observations as of a cutoff), so a
+Nothing stores a record (citations/records/build.py builds one from observations as of a cutoff), so a
 record's history is derived from the times of the append-only observations it is built from: the
 paper's snapshots, its reference lists and references, their links and curators' overrides, the
 links into the paper from other papers' lists (and those lists' newer extractions), the snapshots
@@ -22,9 +22,9 @@ from datetime import UTC, datetime, timedelta
 from django.utils import timezone
 
 from citations.models import Paper
-from citations.record import BuiltRecord, RecordUnavailable, build_record
-from citations.record import _fetch, _ts  # the record's own vendor-neutral SQL helpers
-from citations.timestamps import render_z
+from citations.records.build import BuiltRecord, RecordUnavailable, build_record
+from citations.records.build import _fetch, _ts  # the record's own vendor-neutral SQL helpers
+from citations.records.timestamps import render_z
 from citations.validation import OutOfRange, parse_time
 
 HISTORY_MINUTES = 50

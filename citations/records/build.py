@@ -28,11 +28,11 @@ from uuid import UUID
 from django.db import connection
 from django.utils import timezone
 
-from citations.canonical import canonical_bytes, context_digest, observation_digest
+from citations.records.canonical import canonical_bytes, context_digest, observation_digest
 from citations.models import CitedWork, Paper, ResolutionState
 from citations.models.references import source_rank_sql
 from citations.models.resolution import LINKING_STATES
-from citations.timestamps import long_date, render_z, truncate_to_minute
+from citations.records.timestamps import long_date, render_z, truncate_to_minute
 
 SCHEMA = "pith.paper-citation-record.v1"
 CAPS = {"database_statements": 6, "inbound": 100, "outbound": 100}

@@ -9,10 +9,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.history import BadTime, diff_records, parse_as_of, record_history
-from citations.record import RecordUnavailable, build_record
-from citations.record_cache import cache_get, cache_set, generation_of
-from citations.timestamps import render_z, truncate_to_minute
+from citations.records.history import BadTime, diff_records, parse_as_of, record_history
+from citations.records.build import RecordUnavailable, build_record
+from citations.records.cache import cache_get, cache_set, generation_of
+from citations.records.timestamps import render_z, truncate_to_minute
 
 # A history is cached under the record's generations and the minute it was built in: any write a
 # record shows bumps a generation, and a new minute can make a new version. Short-lived, so an

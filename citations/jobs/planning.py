@@ -42,8 +42,8 @@ def plan_chunks(kind: str, arguments: dict, payloads: list[dict]) -> Job:
 
 def enqueue_job(job: Job) -> None:
     """Send every unfinished chunk to the workers, once the job's rows are committed (durably:
-    a chunk the broker refuses is sent again by the sweep, citations/dispatch.py)."""
-    from citations.dispatch import dispatch_chunks
+    a chunk the broker refuses is sent again by the sweep, citations/jobs/dispatch.py)."""
+    from citations.jobs.dispatch import dispatch_chunks
 
     dispatch_chunks(job)
 

@@ -12,11 +12,11 @@ from django.views.decorators.http import require_safe
 
 from citations.api.errors import api_error_response
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.history import BadTime
-from citations.history_views import as_of_query, bad_time_page, requested_time
+from citations.records.history import BadTime
+from citations.pages.history import as_of_query, bad_time_page, requested_time
 from citations.models import PaperVersion
-from citations.paging import BadPage, page_of
-from citations.presentation import (
+from citations.pages.paging import BadPage, page_of
+from citations.records.presentation import (
     NOTICE_REASONS,
     STATE_LABELS,
     STATE_MEANINGS,
@@ -29,10 +29,10 @@ from citations.presentation import (
     standing_summary,
     state_count_rows,
 )
-from citations.record import CAPS, BuiltRecord, RecordUnavailable, build_record
-from citations.record_cache import CachedRecord, cached_record
-from citations.record_import import record_schema
-from citations.search import (
+from citations.records.build import CAPS, BuiltRecord, RecordUnavailable, build_record
+from citations.records.cache import CachedRecord, cached_record
+from citations.records.importer import record_schema
+from citations.pages.search import (
     current_snapshots,
     MAX_QUERY_LENGTH,
     PAGE_SIZE,
@@ -41,7 +41,7 @@ from citations.search import (
     parse_query,
     search_papers,
 )
-from citations.timestamps import render_z
+from citations.records.timestamps import render_z
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
@@ -183,7 +183,7 @@ def record_schema_json(request):
 
 @require_safe
 def home(request):
-    """The papers with a reference list, a page at a time (citations/search.py: three statements)."""
+    """The papers with a reference list, a page at a time (citations/pages/search.py: three statements)."""
     return _listing_page(request, "citations/home.html", papers_with_lists(), {})
 
 
@@ -228,7 +228,7 @@ def dump_file(request, name: str, file: str):
     """A file of a published dump. Published dumps never change: cacheable for a year."""
     from django.http import FileResponse
 
-    from citations.dumps import dump_file as find_dump_file
+    from citations.records.dumps import dump_file as find_dump_file
 
     path = find_dump_file(name, file)
     if path is None:

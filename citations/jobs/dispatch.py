@@ -147,7 +147,7 @@ def sweep_jobs(*, now=None) -> dict:
 
 
 def _resend(job: Job, send, dispatches: int) -> str:
-    from citations.jobs import fail_job
+    from citations.jobs.planning import fail_job
 
     if dispatches >= settings.JOB_MAX_DISPATCHES:
         fail_job(job.pk, f"not finished after {dispatches} dispatches; requeue it with "

@@ -32,7 +32,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from citations.models import Job, JobChunk, Paper
-from citations.timestamps import parse_z, render_z, truncate_to_minute
+from citations.records.timestamps import parse_z, render_z, truncate_to_minute
 
 KIND = "dump_records"
 SCHEMA = "pith.record-dump.v1"
@@ -99,7 +99,7 @@ def run_dump_chunk(chunk_id: int) -> dict:
 
 
 def _add_manifest_chunk(job: Job) -> None:
-    from citations.dispatch import send_chunks
+    from citations.jobs.dispatch import send_chunks
 
     manifest, _ = JobChunk.objects.get_or_create(job=job, index=job.total_chunks - 1,
                                                  defaults={"payload": {"manifest": True}})
@@ -107,7 +107,7 @@ def _add_manifest_chunk(job: Job) -> None:
 
 
 def _write_part(payload: dict, cutoff: datetime, building: Path) -> dict:
-    from citations.record import RecordUnavailable, build_record
+    from citations.records.build import RecordUnavailable, build_record
 
     building.mkdir(parents=True, exist_ok=True)
     name = f"part-{payload['part']:05d}.jsonl.gz"

@@ -21,7 +21,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from citations.canonical import canonical_bytes
+from citations.records.canonical import canonical_bytes
 from citations.models import (
     Paper,
     PaperReference,
@@ -32,11 +32,11 @@ from citations.models import (
     ResolutionState,
 )
 from citations.models.references import REFERENCE_SOURCES, ExtractionOrigin
-from citations.record_cache import records_changed, records_of_papers_changed
+from citations.records.cache import records_changed, records_of_papers_changed
 from citations.resolution.index import index_paper_titles
 from citations.resolution.waiting import resolve_references_naming
-from citations.papers_current import papers_changed
-from citations.resolution.current import links_written
+from citations.current.papers import papers_changed
+from citations.current.resolutions import links_written
 from citations.resolution.parser import PARSER_NAME, parse_reference
 from citations.validation import OutOfRange, checked_time, clean_text, parse_time
 

@@ -5,7 +5,7 @@ A page of a list costs three statements, whatever the number of papers on it or 
 
   1. the number of papers listed (the paginator's count)
   2. the page: the newest snapshot of each paper, joined to its paper, with the id of the paper's
-     current reference list, both as paper_current holds them (citations/papers_current.py)
+     current reference list, both as paper_current holds them (citations/current/papers.py)
   3. the state counts of those lists, from reference_current_resolutions joined to paper_references
      (skipped when no paper on the page has a list)
 """
@@ -17,7 +17,7 @@ from django.db.models import Count, F, Q, QuerySet
 
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.models import CurrentResolution, PaperSnapshot
-from citations.presentation import author_names, paper_categories, state_summary
+from citations.records.presentation import author_names, paper_categories, state_summary
 
 MAX_QUERY_LENGTH = 200
 MAX_WORDS = 8
@@ -72,7 +72,7 @@ def parse_query(text: str) -> Query:
 
 def current_snapshots() -> QuerySet:
     """Each paper's newest snapshot now, with its paper and its record's outbound list (list_id), in
-    arXiv id order: as paper_current holds them (citations/papers_current.py), so a page is primary-key
+    arXiv id order: as paper_current holds them (citations/current/papers.py), so a page is primary-key
     joins, not a correlated subquery per paper."""
     return (PaperSnapshot.objects.filter(current_of__isnull=False).select_related("paper")
             .annotate(list_id=F("current_of__reference_list_id")).order_by("paper__arxiv_id"))
