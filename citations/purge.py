@@ -51,7 +51,7 @@ def purge_references(*, arxiv_id: str, reason: str, operator, versions: list[int
         references = PaperReference.objects.filter(extraction__in=extractions)
         cited = set(PaperReferenceLink.objects.filter(reference__in=references)
                     .exclude(cited_paper=None).values_list("cited_paper_id", flat=True))
-        from curation.models import Override
+        from citations.models import Override
 
         counts = Counter()
         # Not observations (a materialised view of the links): gone with them, and not counted.

@@ -1,7 +1,7 @@
 """Forms of the curation admin; validation of values lives in curation/services.py."""
 from django import forms
 
-from curation.models import OverrideField
+from citations.models import OverrideField
 from curation.services import MAX_REASON
 
 

@@ -3,7 +3,7 @@ database or a demo needs it."""
 
 # (app label, model, permission codenames)
 CURATOR_PERMISSIONS = [
-    ("curation", "override", ["add_override", "view_override"]),
+    ("citations", "override", ["add_override", "view_override"]),
     ("citations", "paperreference", ["view_paperreference"]),
     ("citations", "paperreferencelink", ["view_paperreferencelink"]),
     ("citations", "paper", ["view_paper"]),

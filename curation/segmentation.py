@@ -28,7 +28,7 @@ from citations.current.papers import papers_changed
 from citations.records.cache import records_of_papers_changed
 from citations.current.resolutions import links_written
 from citations.resolution.parser import PARSER_NAME, parse_reference
-from curation.models import Override, OverrideAction, OverrideField
+from citations.models import Override, OverrideAction, OverrideField
 from curation.services import OverrideRefused, can_curate, clean_reason, lock_reference
 
 MAX_RAW_TEXT = 10_000       # as citations/sources/ingest.py accepts a reference

@@ -21,7 +21,8 @@ from citations.models import (CitedWork, IdentifierKind, Paper, PaperReference, 
 from citations.resolution.identifiers import normalise_doi
 from citations.resolution.store import ARXIV_DOI_PREFIX
 from citations.resolution.quality import EARLIEST_YEAR, title_problems
-from curation.models import SEGMENTATION_FIELDS, VALUE_FIELDS, Override, OverrideAction, OverrideField
+from citations.models import SEGMENTATION_FIELDS, VALUE_FIELDS, Override, OverrideAction, OverrideField
+from citations.models.overrides import active_overrides
 
 CURATION_SOURCE = "curation"
 MAX_TITLE = 1000
@@ -61,23 +62,6 @@ def revision_of(reference_id) -> int:
     """The reference's curation revision: its newest audit entry's id, 0 when it has none."""
     newest = Override.objects.filter(reference_id=reference_id).order_by("-id").values_list("id", flat=True).first()
     return newest or 0
-
-
-def active_overrides(*, reference_ids) -> dict:
-    """reference id -> {field: value, "ids": {field: override id}} for the overrides in force."""
-    found: dict = {}
-    for entry in Override.objects.in_force().filter(reference_id__in=list(reference_ids)):
-        values = found.setdefault(entry.reference_id, {"ids": {}})
-        values["ids"][entry.field] = entry.pk
-        if entry.field == OverrideField.TITLE:
-            values["title"] = entry.value_text
-        elif entry.field == OverrideField.YEAR:
-            values["year"] = entry.value_year
-        elif entry.field == OverrideField.NOT_A_WORK:
-            values["not_a_work"] = True
-        else:
-            values["link"] = {"paper_id": entry.link_paper_id, "work_id": entry.link_work_id}
-    return found
 
 
 # --- validation -----------------------------------------------------------------------------------
@@ -210,7 +194,7 @@ def link_label(*, paper: Paper | None, work: CitedWork | None) -> str:
 
 
 def can_curate(user) -> bool:
-    return bool(user and user.is_active and user.has_perm("curation.add_override"))
+    return bool(user and user.is_active and user.has_perm("citations.add_override"))
 
 
 # --- changes --------------------------------------------------------------------------------------
@@ -264,7 +248,7 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
         if target.field in SEGMENTATION_FIELDS:
             raise OverrideRefused("A split or a join is not withdrawn: correct the list again (join the two parts, "
                                   "or split the joined reference), with its own reason.", field="override")
-        if target.curator_id != curator.pk and not curator.has_perm("curation.withdraw_any_override"):
+        if target.curator_id != curator.pk and not curator.has_perm("citations.withdraw_any_override"):
             raise OverrideRefused("Curators withdraw their own overrides; ask an editor to withdraw another's.")
         reference = lock_reference(target.reference_id, expected_revision)
         if not Override.objects.in_force().filter(pk=target.pk).exists():

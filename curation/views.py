@@ -7,7 +7,7 @@ from django.views.decorators.http import require_safe
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from citations.pages.paging import BadPage, page_of
-from curation.models import Override
+from citations.models import Override
 
 ENTRIES_PER_PAGE = 50
 

@@ -33,7 +33,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "pith.apps.PithAdminConfig",              # django.contrib.admin with Pith's site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -2,9 +2,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
+    # Before admin/: curation's old admin address redirects, and the admin answers 404 to any other.
+    path("", include("curation.urls")),
     path("admin/", admin.site.urls),
     path("", include("citations.api.urls")),
-    path("", include("curation.urls")),
     path("", include("citations.urls")),
 ]
 

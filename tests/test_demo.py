@@ -8,7 +8,7 @@ from django.core.management import call_command
 from citations.demo import UNARXIVE, demo_data_dir
 from citations.models import CurrentResolution, PaperReference
 from citations.records.build import build_record
-from curation.models import Override
+from citations.models import Override
 from tests.citations.test_record import seed_time
 from tests.conftest import SEED_000, SEED_004
 
@@ -38,10 +38,10 @@ def test_the_seed_records_stay_as_they_were_at_their_own_time(demo_output):
 def test_the_demo_prints_its_own_port_and_both_logins(demo_output):
     assert "http://127.0.0.1:8102/paper/2509.11076/citation-record" in demo_output
     assert ":8000" not in demo_output
-    assert authenticate(username="curator", password="pith-demo-curator").has_perm("curation.add_override")
+    assert authenticate(username="curator", password="pith-demo-curator").has_perm("citations.add_override")
     operator = authenticate(username="operator", password="pith-demo-operator")
     assert operator.is_staff and operator.has_perm("citations.view_job")
-    assert not operator.has_perm("curation.add_override")
+    assert not operator.has_perm("citations.add_override")
 
 
 def test_loading_the_demo_twice_changes_nothing(demo_output, capsys):

@@ -3,7 +3,7 @@ import django_filters as filters
 
 from citations.models import CitedWork, CurrentResolution, Job, ResolutionState, ScholarlyWorkEvent
 from citations.standing.revisions import newest_as_of
-from curation.models import Override, OverrideAction, OverrideField
+from citations.models import Override, OverrideAction, OverrideField
 
 
 class ObservationFilter(filters.FilterSet):

@@ -4,8 +4,9 @@ from rest_framework import serializers
 from citations.models import CitedWork, Job, Paper, PaperReference, ScholarlyWorkEvent, WorkRevision
 from citations.models.references import PDF_TEXT, REFERENCE_SOURCES
 from citations.records.build import record_links
-from curation.models import VALUE_FIELDS, Override
-from curation.services import MAX_REASON, active_overrides
+from citations.models import VALUE_FIELDS, Override
+from citations.models.overrides import active_overrides
+from curation.services import MAX_REASON
 
 
 class PaperSerializer(serializers.ModelSerializer):
@@ -274,7 +275,7 @@ _TIME = serializers.DateTimeField()
 
 
 def curated_on(reference_ids) -> dict:
-    """reference id -> the overrides in force (curation.services.active_overrides): one statement
+    """reference id -> the overrides in force (citations.models.overrides.active_overrides): one statement
     for a page, none when no reference on it is curated."""
     ids = list(reference_ids)
     return active_overrides(reference_ids=ids) if ids else {}

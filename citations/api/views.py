@@ -22,7 +22,7 @@ from citations.jobs.planning import enqueue_job, plan_resolution, runs_eagerly
 from citations.models import CitedWork, CurrentResolution, Job, Paper, PaperReference, ScholarlyWorkEvent, WorkRevision
 from citations.records.presentation import standing_summary
 from citations.records.build import RecordUnavailable, build_record
-from curation.models import Override
+from citations.models import Override
 from curation.segmentation import join_with_next, split_reference
 from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
 
@@ -40,7 +40,7 @@ class CanStartJobs(HasPerm):
 
 
 class IsCurator(HasPerm):
-    perm = "curation.add_override"
+    perm = "citations.add_override"
 
 
 class CanViewJobs(HasPerm):

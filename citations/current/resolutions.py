@@ -61,7 +61,7 @@ def links_written(link_ids: Iterable[int]) -> None:
 
 def curation_changed(reference_ids: Iterable) -> None:
     """An override was set or withdrawn: the curated flag again, and a change for the feed."""
-    from curation.models import Override
+    from citations.models import Override
 
     _lists_changed()
     in_force = Override.objects.in_force().filter(reference_id=OuterRef("reference_id"))

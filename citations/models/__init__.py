@@ -2,6 +2,13 @@
 from citations.models.current import CurrentResolution, PaperCurrent
 from citations.models.generations import RecordGeneration
 from citations.models.jobs import Job, JobChunk, JobState
+from citations.models.overrides import (
+    SEGMENTATION_FIELDS,
+    VALUE_FIELDS,
+    Override,
+    OverrideAction,
+    OverrideField,
+)
 from citations.models.papers import Paper, PaperSnapshot, PaperVersion
 from citations.models.purges import ObservationPurge
 from citations.models.references import PaperReference, ReferenceExtraction
@@ -27,8 +34,9 @@ from citations.models.standing import (
 )
 
 __all__ = [
-    "CitationMeasurement", "CurrentResolution", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ObservationPurge", "Paper", "PaperReference", "PaperReferenceLink",
+    "CitationMeasurement", "CurrentResolution", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ObservationPurge", "Override", "OverrideAction", "OverrideField", "Paper", "PaperReference", "PaperReferenceLink",
     "PaperCurrent", "PaperSnapshot", "PaperVersion", "ReceiptEvent", "RecordGeneration", "ReferenceExtraction", "ResolutionState",
     "RetractionStatusReceipt", "PaperTitleKey", "WaitingReferenceKey", "WorkTitleKey",
     "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus", "IdentifierKind", "WorkIdentifier", "WorkRevision",
+    "SEGMENTATION_FIELDS", "VALUE_FIELDS",
 ]

@@ -15,6 +15,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from citations.arxiv_ids import arxiv_doi
+from citations.models.overrides import active_overrides
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, ReferenceExtraction
 from citations.models.references import source_rank
 from citations.records.cache import records_of_papers_changed
@@ -96,7 +97,6 @@ def resolve_references(*, reference_ids: Iterable, pause=None) -> ResolutionSumm
 
 
 def _resolve_batch(reference_ids: list) -> ResolutionSummary:
-    from curation.services import active_overrides   # curation layers over citations, not the reverse
 
     summary = ResolutionSummary()
     with transaction.atomic():

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 
 from django.db import connection, transaction
 
+from citations.models.overrides import active_overrides
 from citations.models import (CitedWork, CurrentResolution, PaperReference, ResolutionState, WaitingReferenceKey,
                               WorkRevision)
 from citations.resolution.locators import locator_key
@@ -186,7 +187,6 @@ def file_current_references(*, batch: int = 2000, progress=None) -> int:
     resolution (for a store resolved before this index existed; resolution keeps it from then on).
     Idempotent; returns the number of references that wait."""
     from citations.resolution.service import reference_fields
-    from curation.services import active_overrides   # curation layers over citations, not the reverse
 
     waiting, after = 0, None
     while True:

@@ -1,7 +1,22 @@
 """The curators group, and (on PostgreSQL) triggers that make the audit log and the observations append-only."""
 from django.db import migrations
 
-from curation.groups import CURATORS, grant_curator_permissions
+CURATORS = "curators"
+# The permissions as they were named when this migration was written (the override model was
+# curation's then; citations' migration 0023 moves it, and its permissions with it).
+CURATOR_PERMISSIONS = [
+    ("curation", "override", ["add_override", "view_override"]),
+    ("citations", "paperreference", ["view_paperreference"]),
+    ("citations", "paperreferencelink", ["view_paperreferencelink"]),
+    ("citations", "paper", ["view_paper"]),
+    ("citations", "citedwork", ["view_citedwork"]),
+]
+
+
+def grant_curator_permissions(group, permission_model) -> None:
+    for app_label, model, codenames in CURATOR_PERMISSIONS:
+        group.permissions.add(*permission_model.objects.filter(
+            content_type__app_label=app_label, content_type__model=model, codename__in=codenames))
 
 APPEND_ONLY = ["curation_overrides", "paper_references", "paper_reference_links"]
 
@@ -11,7 +26,7 @@ def create_curators(apps, schema_editor):
 
     for app_config in apps.get_app_configs():
         app_config.models_module = True
-        create_permissions(app_config, verbosity=0)
+        create_permissions(app_config, verbosity=0, apps=apps)   # the models as of this migration
         app_config.models_module = None
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")

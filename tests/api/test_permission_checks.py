@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from citations.api.permissions import user_has_perm
 from curation.groups import curators_group
 
-PERMS = ["citations.view_job", "citations.add_job", "citations.add_paperreference", "curation.add_override",
+PERMS = ["citations.view_job", "citations.add_job", "citations.add_paperreference", "citations.add_override",
          "curation.no_such_permission"]
 
 
@@ -32,7 +32,7 @@ def test_it_agrees_with_django_for_every_kind_of_user(users):
 
 def test_it_is_one_statement(users):
     with CaptureQueriesContext(connection) as queries:
-        assert user_has_perm(users[1], "curation.add_override")
+        assert user_has_perm(users[1], "citations.add_override")
     assert len(queries) == 1
 
 

@@ -8,7 +8,7 @@ from django.db import DatabaseError, connection, transaction
 from citations.append_only import APPEND_ONLY_TABLES
 from citations.models import ObservationPurge, PaperReference, PaperReferenceLink, ReferenceExtraction
 from citations.purge import PurgeRefused, purge_references
-from curation.models import Override
+from citations.models import Override
 
 
 def refused(sql: str) -> str:

@@ -29,7 +29,7 @@ NOT_PAGES = {"citations:record-json", "citations:record-schema", "citations:dump
 
 
 def public_pages() -> dict[str, str]:
-    from curation.models import Override
+    from citations.models import Override
 
     entry = Override.objects.order_by("pk").first()
     return {

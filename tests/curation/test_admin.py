@@ -4,7 +4,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from curation.models import Override
+from citations.models import Override
 from curation.services import revision_of
 
 CHANGELIST = "/admin/citations/paperreference/"
@@ -92,11 +92,11 @@ def test_nobody_can_change_or_delete_audit_entries_or_observations_through_admin
                                      reason="seed", curator=curator)
     root = User.objects.create_superuser("root", password="pw-root-123456")
     client.force_login(root)
-    assert client.get(f"/admin/curation/override/{logged.pk}/delete/").status_code == 403
-    assert client.post(f"/admin/curation/override/{logged.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert client.get(f"/admin/citations/override/{logged.pk}/delete/").status_code == 403
+    assert client.post(f"/admin/citations/override/{logged.pk}/delete/", {"post": "yes"}).status_code == 403
     assert client.get(f"{CHANGELIST}{access_date.pk}/delete/").status_code == 403
-    assert client.get("/admin/curation/override/add/").status_code == 403
-    html = client.get(f"/admin/curation/override/{logged.pk}/change/").content.decode()
+    assert client.get("/admin/citations/override/add/").status_code == 403
+    html = client.get(f"/admin/citations/override/{logged.pk}/change/").content.decode()
     assert 'name="_save"' not in html                      # a view, with nothing to save
     assert Override.objects.filter(pk=logged.pk).exists()
 
@@ -106,9 +106,14 @@ def test_the_audit_trail_filters_by_curator_field_and_date(logged_in, access_dat
                    {"field": "title", "value": "NVIDIA Megatron-LM", "reason": "Named by the URL", "revision": 0})
     logged_in.post(page(megatron).replace("change/", "override/"),
                    {"field": "year", "value": "2019", "reason": "From the arXiv id", "revision": 0})
-    assert "1 override" in logged_in.get("/admin/curation/override/?field__exact=year").content.decode()
+    assert "1 override" in logged_in.get("/admin/citations/override/?field__exact=year").content.decode()
     curator_id = Override.objects.first().curator_id
-    assert "2 overrides" in logged_in.get(f"/admin/curation/override/?curator__id__exact={curator_id}").content.decode()
+    assert "2 overrides" in logged_in.get(f"/admin/citations/override/?curator__id__exact={curator_id}").content.decode()
+
+
+def test_the_audit_trail_at_its_old_address_leads_to_its_new_one(logged_in):
+    old = logged_in.get("/admin/curation/override/?field__exact=year")
+    assert old.status_code == 301 and old["Location"] == "/admin/citations/override/?field__exact=year"
 
 
 def test_bulk_not_a_work_audits_each_item(logged_in, access_date, megatron):

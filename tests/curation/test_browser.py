@@ -75,7 +75,7 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
     assert outbound(record_json(page, base), 54)["citation"]["cited_work"]["year"] == 2019
 
     # The audit trail lists both.
-    page.goto(f"{base}/admin/curation/override/")
+    page.goto(f"{base}/admin/citations/override/")
     expect(page.locator("#changelist")).to_contain_text("2 overrides")
 
     # Decided, reference 5 has left its queue; the paper's list still reaches it.
@@ -92,7 +92,7 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
     expect(page.locator(".messagelist")).to_contain_text("Withdrawn")
     work = outbound(record_json(page, base), 5)["citation"]["cited_work"]
     assert (work["title"], work["metadata_source"]) == ("Accessed: 2025-06", None)
-    page.goto(f"{base}/admin/curation/override/")
+    page.goto(f"{base}/admin/citations/override/")
     expect(page.locator("#changelist")).to_contain_text("3 overrides")
 
 

@@ -5,8 +5,8 @@ from urllib.parse import quote
 
 import pytest
 
-from citations.admin import queue_counts
-from curation.models import Override
+from curation.queues import queue_counts
+from citations.models import Override
 from curation.services import apply_override, revision_of
 from tests.curation.conftest import seed_reference
 from tests.factories import make_paper, make_references
@@ -125,7 +125,7 @@ def test_the_bulk_confirmation_has_a_cancel_and_admin_times_name_their_zone(logg
     confirm = logged_in.post(CHANGELIST, {"action": "mark_not_a_work", "_selected_action": [access_date.pk]})
     assert "Cancel" in confirm.content.decode()
     _post_override(logged_in, access_date, field="title", value="NVIDIA Megatron-LM", reason="By its URL")
-    audit = logged_in.get("/admin/curation/override/").content.decode()
+    audit = logged_in.get("/admin/citations/override/").content.decode()
     assert " UTC" in audit
 
 

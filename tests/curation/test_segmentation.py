@@ -5,7 +5,7 @@ from citations.sources.ingest import ReferenceList, ingest_reference_list
 from citations.models import PaperReference, PaperReferenceLink, ReferenceExtraction
 from citations.records.build import build_record
 from citations.resolution.index import index_paper_titles
-from curation.models import Override
+from citations.models import Override
 from curation.segmentation import joined_text, join_with_next, split_reference, successors
 from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
 from tests.factories import make_paper
@@ -246,7 +246,7 @@ def test_a_refused_split_says_why_on_the_page(extracted, curator, client):
 
 
 def test_replaced_references_leave_the_queues_and_their_successors_wait_instead(extracted, curator):
-    from citations.admin import QUEUES_BY_KEY, reference_queryset
+    from curation.queues import QUEUES_BY_KEY, reference_queryset
 
     unresolved = QUEUES_BY_KEY["unresolved"]
     waiting = lambda: set(reference_queryset().filter(unresolved.waiting()).values_list("raw_text", flat=True))

@@ -5,7 +5,7 @@ from django.db import DatabaseError, connection, transaction
 
 from citations.models import PaperReference, PaperReferenceLink
 from citations.records.build import build_record
-from curation.models import Override
+from citations.models import Override
 from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
 from tests.factories import make_paper
 

@@ -2,7 +2,7 @@
 import pytest
 from django.test import Client
 
-from curation.models import Override
+from citations.models import Override
 
 CHANGELIST = "/admin/citations/paperreference/"
 
@@ -33,7 +33,7 @@ def test_regex_lookups_in_changelists_are_refused(superuser, reference):
     client = Client(raise_request_exception=False)
     client.force_login(superuser)
     for path, lookup in ((CHANGELIST, "raw_text__regex"), (CHANGELIST, "title__iregex"),
-                         ("/admin/citations/citedwork/", "title__iregex"), ("/admin/curation/override/", "reason__regex"),
+                         ("/admin/citations/citedwork/", "title__iregex"), ("/admin/citations/override/", "reason__regex"),
                          ("/admin/auth/user/", "username__regex"), ("/admin/citations/paper/", "arxiv_id__regex")):
         for pattern in ("(", "[", "a{2,1}", "ok"):
             assert client.get(path, {lookup: pattern}).status_code == 400, (path, lookup, pattern)
@@ -73,9 +73,9 @@ def test_404_pages_name_no_url_pattern_or_server_path(db, settings, bare_staff, 
 def test_years_outside_the_stored_range_are_refused_in_changelists(superuser, db):
     client = Client(raise_request_exception=False)
     client.force_login(superuser)
-    for path, query in (("/admin/curation/override/", "created_at__year=9999&created_at__month=12"),
-                        ("/admin/curation/override/", "created_at__year=9999"),
+    for path, query in (("/admin/citations/override/", "created_at__year=9999&created_at__month=12"),
+                        ("/admin/citations/override/", "created_at__year=9999"),
                         ("/admin/citations/job/", "created_at__year=99999"),
                         ("/admin/citations/job/", "created_at__year=abc")):
         assert client.get(f"{path}?{query}").status_code == 400, (path, query)
-    assert client.get("/admin/curation/override/?created_at__year=2026&created_at__month=12").status_code == 200
+    assert client.get("/admin/citations/override/?created_at__year=2026&created_at__month=12").status_code == 200

@@ -4,7 +4,7 @@ import base64
 import pytest
 from django.test import Client
 
-from curation.models import Override
+from citations.models import Override
 from tests.web.conftest import error_of, token_client
 
 LISTS = ["/api/v1/papers/", "/api/v1/observations/", "/api/v1/changes/", "/api/v1/works/", "/api/v1/standing-events/",

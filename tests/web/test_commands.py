@@ -3,7 +3,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from curation.models import Override
+from citations.models import Override
 
 
 @pytest.mark.parametrize("limit", ["-1", "0", "abc", str(10 ** 30)])

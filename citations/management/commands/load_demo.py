@@ -66,7 +66,7 @@ class Command(BaseCommand):
         audit list an entry: the seed's Megatron-LM reference [54], whose year 1909 the parser took from
         its arXiv id 1909.08053. The seed record as of its own time is unchanged (the entry is newer)."""
         from citations.models import PaperReference
-        from curation.models import Override
+        from citations.models import Override
         from curation.services import apply_override, revision_of
 
         reference = PaperReference.objects.filter(extraction__paper_version__paper__arxiv_id="2509.11076",

@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.models import PaperReference
-from curation.models import VALUE_FIELDS, OverrideField
+from citations.models import VALUE_FIELDS, OverrideField
 from curation.services import OverrideRefused, apply_override, revision_of
 
 

@@ -1,20 +1,15 @@
-"""Admin for observations (read-only for everyone) and the curators' reference queues.
-
-Observations are never changed through admin: every model here refuses add, change and delete.
-Curators act on a reference from its page, through curation/services.py, which writes the audit
-entry; bulk actions do the same per item.
-"""
+"""The reference admin curators work from: the queues (filters, with counts), each reference's page
+with its override, withdraw, split and join forms, and bulk actions audited per item. Every change
+goes through curation/services.py and curation/segmentation.py, which write the audit entries."""
 import functools
 import operator
-from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import FieldDoesNotExist, PermissionDenied
-from django.db.models import Case, Count, DateTimeField, Exists, F, IntegerField, OuterRef, Q, Subquery, When
-from django.db.models.functions import Cast, Coalesce, Substr
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, F, Q
 from django.http import Http404, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -23,20 +18,20 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
-from citations.models import (CitedWork, Job, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, StandingSourceSync,
-                              WorkRevision)
-from citations.models.resolution import LINKING_STATES, with_current_resolution
+from citations.admin.readonly import ReadOnlyAdmin
+from citations.jobs.dispatch import dispatch_task
+from citations.models import Override, OverrideField, PaperReference, PaperSnapshot
+from citations.models.overrides import active_overrides
 from citations.records.presentation import STATE_LABELS
 from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
 from citations.resolution.text import title_blocking_keys
-from citations.validation import EARLIEST, LATEST
+from curation.admin.filters import CuratedFilter, PaperFilter, QueueFilter, StateFilter
 from curation.forms import BulkReasonForm, OverrideForm, ReasonForm, SplitForm
-from curation.models import Override, OverrideField
+from curation.queues import PAPER_QUEUES, QUEUE_ORDER, QUEUES, QUEUES_BY_KEY, Queue, queue_counts, reference_queryset
 from curation.segmentation import correction_of, join_with_next, split_reference, successors
 from curation.services import (
     OverrideRefused,
-    active_overrides,
     apply_override,
     can_curate,
     entry_summary,
@@ -44,176 +39,6 @@ from curation.services import (
     revision_of,
     withdraw_override,
 )
-
-class RefuseUnsafeLookups:
-    """Changelists filter on any local field from the query string (?raw_text__regex=...): a
-    pattern the database cannot compile fails only when the page is rendered, as a 500. No link
-    of the admin makes a regex lookup, so refuse them all (Django answers 400). The same for a
-    year outside the one range of stored times (citations/validation.py): Django computes the
-    bounds of ?created_at__year=99999 (or of the date hierarchy's 9999-12) and overflows."""
-
-    def lookup_allowed(self, lookup, value, request=None):
-        last = lookup.split("__")[-1]
-        if last in ("regex", "iregex"):
-            return False
-        if last in ("year", "iso_year") and not _is_stored_year(value):
-            return False
-        return super().lookup_allowed(lookup, value, request)
-
-
-def _is_stored_year(value) -> bool:
-    try:
-        return EARLIEST.year <= int(str(value).strip()) < LATEST.year
-    except ValueError:
-        return False
-
-
-def zoned(value) -> str:
-    """A stored time to the minute, with its zone; the exact value on hover."""
-    if value is None:
-        return "—"
-    local = timezone.localtime(value)
-    return format_html('<time datetime="{}" title="{}">{} {}</time>', value.isoformat(), local.isoformat(),
-                       f"{local:%Y-%m-%d %H:%M}", local.tzname())
-
-
-@functools.cache
-def _zoned_column(model, name):
-    """The column (or read-only field) of a model's time, shown with its zone; any other name as it is.
-    One callable per field, so the list, the fields and the read-only fields name the same one."""
-    if not isinstance(name, str):
-        return name
-    try:
-        field = model._meta.get_field(name)
-    except FieldDoesNotExist:
-        return name
-    if not isinstance(field, DateTimeField):
-        return name
-
-    def column(obj):
-        return zoned(getattr(obj, name))
-
-    column.__name__ = name
-    column.short_description = field.verbose_name
-    column.admin_order_field = name
-    return column
-
-
-class ZonedTimes:
-    """Times with their zone: Django's admin writes "Aug. 4, 2026, 5:12 p.m." and no zone, which a
-    curator or operator elsewhere misreads."""
-
-    def get_list_display(self, request):
-        return [_zoned_column(self.model, name) for name in super().get_list_display(request)]
-
-    def get_fields(self, request, obj=None):
-        return [_zoned_column(self.model, name) for name in super().get_fields(request, obj)]
-
-    def get_readonly_fields(self, request, obj=None):
-        return [_zoned_column(self.model, name) for name in super().get_readonly_fields(request, obj)]
-
-
-class ReadOnlyAdmin(RefuseUnsafeLookups, ZonedTimes, admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-# --- the queues -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Queue:
-    """References waiting for one kind of decision.
-
-    `members` is what puts a reference in the queue: its current state (the materialised current
-    resolution) or what the parser read. A member leaves it once decided: marked not a scholarly work,
-    resolved to a verified state, or given an override in force for a field in `decided_by` (None:
-    any override in force, the `curated` flag of the current resolution). The observation itself
-    never changes, so a queue that asked only the parsed values would never empty."""
-
-    key: str
-    label: str
-    kind: str                                   # "state" or "pattern": how the queues page groups them
-    members: Q
-    decided_by: tuple[str, ...] | None
-    field: str                                  # the field the override form opens on
-    takes_out: str                              # in words, for the queues page
-
-    def waiting(self) -> Q:
-        """Members still waiting for a decision."""
-        # A reference a curator cut anew (split, joined, or carried into the corrected list) is
-        # decided here: its successor in the corrected list waits in its place.
-        waiting = (self.members & ~Q(current__state__in=LINKING_STATES)
-                   & ~Exists(PaperReference.objects.filter(derived_from=OuterRef("pk"))))
-        if self.decided_by is None:
-            return waiting & Q(current__curated=False)
-        deciding = Override.objects.in_force().filter(
-            reference_id=OuterRef("pk"), field__in=(*self.decided_by, OverrideField.NOT_A_WORK))
-        return waiting & ~Exists(deciding)
-
-
-_ANY_OVERRIDE = "any override in force, or a verified link"
-_TITLE_DECIDES = "a title override, not a work, or a verified link"
-_YEAR_DECIDES = "a year override, not a work, or a verified link"
-QUEUES = (
-    Queue("parse_uncertain", STATE_LABELS["parse_uncertain"], "state", Q(current__state="parse_uncertain"), None,
-          OverrideField.TITLE, _ANY_OVERRIDE),
-    Queue("metadata_mismatch", STATE_LABELS["metadata_mismatch"], "state", Q(current__state="metadata_mismatch"),
-          None, OverrideField.LINK, _ANY_OVERRIDE),
-    Queue("malformed_identifier", STATE_LABELS["malformed_identifier"], "state",
-          Q(current__state="malformed_identifier"), None, OverrideField.LINK, _ANY_OVERRIDE),
-    Queue("unresolved", STATE_LABELS["unresolved"], "state", Q(current__state="unresolved"), None,
-          OverrideField.LINK, _ANY_OVERRIDE),
-    # Plain regex that PostgreSQL and SQLite read alike (no \b: PostgreSQL spells it \y).
-    Queue("access_date", "Title is an access date", "pattern",
-          Q(title__iregex=r"^ *(\[?online\]?[;,]? *)?(accessed|retrieved)([^a-z]|$)"), (OverrideField.TITLE,),
-          OverrideField.TITLE, _TITLE_DECIDES),
-    Queue("old_year", "Year before 1900", "pattern", Q(year__lt=1900), (OverrideField.YEAR,), OverrideField.YEAR,
-          _YEAR_DECIDES),
-    Queue("arxiv_year", "Year matches an arXiv id prefix", "pattern", Q(arxiv_prefix_year=F("year")),
-          (OverrideField.YEAR,), OverrideField.YEAR, _YEAR_DECIDES),
-    Queue("index_year", "Index number looks like a year", "pattern",
-          Q(reference_index__gte=1900, reference_index__lte=2100), None, OverrideField.YEAR, _ANY_OVERRIDE),
-    Queue("no_title", "No title parsed", "pattern", Q(title__isnull=True) | Q(title=""), (OverrideField.TITLE,),
-          OverrideField.TITLE, _TITLE_DECIDES),
-)
-QUEUES_BY_KEY = {queue.key: queue for queue in QUEUES}
-# The queues the per-paper table of the queues page counts: the parser's and the identifiers' doubts
-# (unresolved alone mostly means the cited work is not in the store).
-PAPER_QUEUES = tuple(QUEUES_BY_KEY[key] for key in ("parse_uncertain", "metadata_mismatch", "malformed_identifier"))
-# Paper, then reference index: a list reads as the papers print them, identical entries side by side.
-QUEUE_ORDER = ("extraction__paper_version__paper__arxiv_id", "extraction__paper_version__version",
-               "reference_index", "extraction_id")
-
-
-def reference_queryset():
-    """References as the queues and lists read them: with the citing paper, the current resolution
-    (one join), and the title and year the record shows now (an override in force, else as parsed)."""
-    in_force = Override.objects.in_force().filter(reference_id=OuterRef("pk"))
-    return (
-        with_current_resolution(PaperReference.objects.select_related("extraction__paper_version__paper"))
-        .annotate(curated=F("current__curated"),
-                  shown_title=Coalesce(Subquery(in_force.filter(field=OverrideField.TITLE).values("value_text")[:1]),
-                                       F("title")),
-                  shown_year=Coalesce(Subquery(in_force.filter(field=OverrideField.YEAR).values("value_year")[:1]),
-                                      F("year")),
-                  not_a_work=Exists(in_force.filter(field=OverrideField.NOT_A_WORK)),
-                  # 1909 for 1909.08053; old-style ids have no such prefix.
-                  arxiv_prefix_year=Case(When(arxiv_id__regex=r"^[0-9]{4}\.",
-                                              then=Cast(Substr("arxiv_id", 1, 4), IntegerField())),
-                                         default=None, output_field=IntegerField()))
-    )
-
-
-def queue_counts() -> dict[str, int]:
-    """How many references wait in each queue: one statement for all of them."""
-    return reference_queryset().aggregate(**{queue.key: Count("pk", filter=queue.waiting()) for queue in QUEUES})
 
 
 def reference_label(reference: PaperReference) -> str:
@@ -226,70 +51,6 @@ def arxiv_links(arxiv_id: str, version: int) -> str:
     return format_html('<a href="https://arxiv.org/abs/{0}v{1}">arXiv:{0}v{1}</a> '
                        '(<a href="https://arxiv.org/pdf/{0}v{1}">PDF</a>)', arxiv_id, version)
 
-
-class QueueFilter(admin.SimpleListFilter):
-    """The curation queues: what still waits for a decision (see Queue)."""
-
-    title = "waiting in queue"
-    parameter_name = "queue"
-
-    def lookups(self, request, model_admin):
-        return [(queue.key, queue.label) for queue in QUEUES]
-
-    def queryset(self, request, queryset):
-        queue = QUEUES_BY_KEY.get(self.value())
-        return queryset.filter(queue.waiting()) if queue else queryset
-
-    def get_facet_counts(self, pk_attname, filtered_qs):
-        # One conditional count per queue, instead of Django's "pk IN (the queue)" per choice.
-        return {f"{i}__c": Count(pk_attname, filter=queue.waiting()) for i, queue in enumerate(QUEUES)}
-
-
-class PaperFilter(admin.SimpleListFilter):
-    """One citing paper's references: the per-paper links of the queues page. Shown only when chosen
-    (the search box takes an arXiv id otherwise)."""
-
-    title = "citing paper"
-    parameter_name = "paper"
-
-    def lookups(self, request, model_admin):
-        value = request.GET.get(self.parameter_name)
-        return [(value, f"arXiv:{value}")] if value else []
-
-    def queryset(self, request, queryset):
-        return queryset.filter(extraction__paper_version__paper__arxiv_id=self.value()) if self.value() else queryset
-
-    def get_facet_counts(self, pk_attname, filtered_qs):
-        return {f"{i}__c": Count(pk_attname, filter=Q(extraction__paper_version__paper__arxiv_id=value))
-                for i, (value, _) in enumerate(self.lookup_choices)}
-
-
-class StateFilter(admin.SimpleListFilter):
-    """Every reference in a state now, decided or not (the queues leave out the decided ones)."""
-
-    title = "current state"
-    parameter_name = "state"
-
-    def lookups(self, request, model_admin):
-        return list(STATE_LABELS.items())
-
-    def queryset(self, request, queryset):
-        return queryset.filter(current__state=self.value()) if self.value() else queryset
-
-
-class CuratedFilter(admin.SimpleListFilter):
-    title = "curation"
-    parameter_name = "curated"
-
-    def lookups(self, request, model_admin):
-        return [("yes", "Has an override in force"), ("no", "No override in force")]
-
-    def queryset(self, request, queryset):
-        if self.value() == "yes":
-            return queryset.filter(current__curated=True)
-        if self.value() == "no":
-            return queryset.filter(current__curated=False)
-        return queryset
 
 
 @admin.register(PaperReference)
@@ -545,6 +306,13 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             reference_label(reference), done, entry.get_absolute_url(), entry.pk, left))
         return HttpResponseRedirect(self._back(request, entry.parts[0].pk))
 
+    def index_context(self, request) -> dict:
+        """The admin home lists the queues first, for those who may read them (README: "start there")."""
+        if not self.has_view_or_change_permission(request):
+            return {}
+        return {"curation_queues": self.queue_rows(),
+                "curation_queues_url": reverse("admin:citations_paperreference_queues")}
+
     def queue_rows(self) -> list[dict]:
         """Every queue with its count and its list's address (one statement)."""
         counts = queue_counts()
@@ -620,8 +388,6 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Resolve selected again")
     def re_resolve(self, request, queryset):
-        from citations.jobs.dispatch import dispatch_task
-
         if not can_curate(request.user):
             messages.error(request, "Only curators can ask for re-resolution.")
             return
@@ -648,107 +414,3 @@ def _candidates(title: str | None, limit: int = 5) -> list[dict]:
     return [{"arxiv_id": c.arxiv_id, "label": c.label, "title": c.titles[0], "years": c.years,
              "similarity": round(score, 3), "work_id": c.work_id} for score, c in scored[:limit]]
 
-
-def _index_with_curation_queues(request, extra_context=None):
-    """The admin home, with the curation queues first for those who may read them (README: "start there")."""
-    extra_context = dict(extra_context or {})
-    references = admin.site._registry.get(PaperReference)
-    if references is not None and references.has_view_or_change_permission(request):
-        extra_context["curation_queues"] = references.queue_rows()
-        extra_context["curation_queues_url"] = reverse("admin:citations_paperreference_queues")
-    return _django_index(request, extra_context)
-
-
-class ReadOnlyInline(admin.TabularInline):
-    """Observations shown under the row they belong to: every field read-only, none added or deleted."""
-
-    extra = 0
-    can_delete = False
-
-    def get_readonly_fields(self, request, obj=None):
-        return self.fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-class SnapshotInline(ReadOnlyInline):
-    model = PaperSnapshot
-    fields = ("observed_at", "title", "latest_version", "submitted_at", "last_updated", "doi", "source")
-
-
-@admin.register(Paper)
-class PaperAdmin(ReadOnlyAdmin):
-    list_display = ("arxiv_id", "first_seen_at")
-    search_fields = ("=arxiv_id", "snapshots__title")
-    inlines = [SnapshotInline]
-
-
-@admin.register(PaperReferenceLink)
-class PaperReferenceLinkAdmin(ReadOnlyAdmin):
-    list_display = ("reference_id", "state", "resolver_source", "cited_paper", "observed_at")
-    list_filter = ("state", "resolver_source")
-    list_select_related = ("cited_paper",)
-    date_hierarchy = "observed_at"
-
-
-class WorkRevisionInline(ReadOnlyInline):
-    """What later sources said of the work (the record shows the newest titled one)."""
-
-    model = WorkRevision
-    fields = ("observed_at", "source", "title", "year", "first_author", "container_title", "volume", "first_page")
-    ordering = ("-observed_at", "-id")
-
-
-@admin.register(CitedWork)
-class CitedWorkAdmin(ReadOnlyAdmin):
-    list_display = ("title", "doi", "arxiv_id", "year", "metadata_source")
-    search_fields = ("=doi", "=arxiv_id", "title")
-    inlines = [WorkRevisionInline]
-
-
-@admin.register(Job)
-class JobAdmin(ReadOnlyAdmin):
-    list_display = ("id", "kind", "state", "progress_shown", "created_at", "finished_at")
-    list_filter = ("kind", "state")
-    readonly_fields = ("kind", "arguments", "state", "total_chunks", "done_chunks", "counts", "created_at",
-                       "started_at", "finished_at", "error")
-
-    @admin.display(description="progress")
-    def progress_shown(self, obj):
-        return f"{obj.done_chunks}/{obj.total_chunks} ({obj.progress:.0%})"
-
-
-@admin.register(StandingSourceSync)
-class StandingSourceSyncAdmin(ReadOnlyAdmin):
-    """Runs of the standing sources: a failed one changed nothing, and says why here."""
-
-    list_display = ("id", "source", "status", "started_at", "observed_at", "input_name", "error_short")
-    list_filter = ("source", "status")
-    readonly_fields = ("source", "status", "started_at", "finished_at", "observed_at", "origin", "input_name",
-                       "counts", "error")
-
-    @admin.display(description="error")
-    def error_short(self, obj):
-        return obj.error[:120]
-
-
-def _refuse_unsafe_lookups_in_installed_admins() -> None:
-    """Admins of the apps installed before this one (users, groups, API tokens): the same refusal,
-    without redefining them."""
-    for model, model_admin in list(admin.site._registry.items()):
-        if not isinstance(model_admin, RefuseUnsafeLookups):
-            cls = type(model_admin)
-            admin.site.unregister(model)
-            admin.site.register(model, type(cls.__name__, (RefuseUnsafeLookups, cls), {"__module__": cls.__module__}))
-
-
-_refuse_unsafe_lookups_in_installed_admins()
-
-# The admin home lists the queues (templates/admin/index.html). AdminSite.get_urls() routes to
-# self.index when the URLconf loads, after every admin module is imported: this is what it routes to.
-_django_index = admin.site.index
-admin.site.index = _index_with_curation_queues
-# Lists need their width at 1280 px (the filters take a column already); the home page and the
-# breadcrumbs lead to every model the sidebar listed.
-admin.site.enable_nav_sidebar = False

@@ -3,8 +3,8 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from citations.admin import RefuseUnsafeLookups
-from curation.models import Override
+from citations.admin_site import RefuseUnsafeLookups
+from citations.models import Override
 
 
 @admin.register(Override)

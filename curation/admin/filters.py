@@ -1,0 +1,71 @@
+"""The filters of the reference list: queue, citing paper, state and curation."""
+from django.contrib import admin
+from django.db.models import Count, Q
+
+from citations.records.presentation import STATE_LABELS
+from curation.queues import QUEUES, QUEUES_BY_KEY
+
+
+class QueueFilter(admin.SimpleListFilter):
+    """The curation queues: what still waits for a decision (see Queue)."""
+
+    title = "waiting in queue"
+    parameter_name = "queue"
+
+    def lookups(self, request, model_admin):
+        return [(queue.key, queue.label) for queue in QUEUES]
+
+    def queryset(self, request, queryset):
+        queue = QUEUES_BY_KEY.get(self.value())
+        return queryset.filter(queue.waiting()) if queue else queryset
+
+    def get_facet_counts(self, pk_attname, filtered_qs):
+        # One conditional count per queue, instead of Django's "pk IN (the queue)" per choice.
+        return {f"{i}__c": Count(pk_attname, filter=queue.waiting()) for i, queue in enumerate(QUEUES)}
+
+
+class PaperFilter(admin.SimpleListFilter):
+    """One citing paper's references: the per-paper links of the queues page. Shown only when chosen
+    (the search box takes an arXiv id otherwise)."""
+
+    title = "citing paper"
+    parameter_name = "paper"
+
+    def lookups(self, request, model_admin):
+        value = request.GET.get(self.parameter_name)
+        return [(value, f"arXiv:{value}")] if value else []
+
+    def queryset(self, request, queryset):
+        return queryset.filter(extraction__paper_version__paper__arxiv_id=self.value()) if self.value() else queryset
+
+    def get_facet_counts(self, pk_attname, filtered_qs):
+        return {f"{i}__c": Count(pk_attname, filter=Q(extraction__paper_version__paper__arxiv_id=value))
+                for i, (value, _) in enumerate(self.lookup_choices)}
+
+
+class StateFilter(admin.SimpleListFilter):
+    """Every reference in a state now, decided or not (the queues leave out the decided ones)."""
+
+    title = "current state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return list(STATE_LABELS.items())
+
+    def queryset(self, request, queryset):
+        return queryset.filter(current__state=self.value()) if self.value() else queryset
+
+
+class CuratedFilter(admin.SimpleListFilter):
+    title = "curation"
+    parameter_name = "curated"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Has an override in force"), ("no", "No override in force")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(current__curated=True)
+        if self.value() == "no":
+            return queryset.filter(current__curated=False)
+        return queryset
