@@ -222,7 +222,7 @@ def refextract_fields(references) -> tuple[int | None, set[str]]:
 
 
 def bench_parse(args) -> bool:
-    from citations.resolution.parser import parse_reference
+    from citations.parsing.parser import parse_reference
 
     logging.disable(logging.WARNING)          # refextract logs what it cannot read
     from refextract import extract_references_from_string
@@ -270,7 +270,7 @@ def bench_parse(args) -> bool:
 
     from importlib.metadata import version
 
-    from citations.resolution.parser import PARSER_NAME
+    from citations.parsing.parser import PARSER_NAME
 
     print(f"  tools: pith {PARSER_NAME}, refextract {version('refextract')}")
     pith_rate, ref_rate = len(texts) / pith_time, len(texts) / ref_time
@@ -355,7 +355,7 @@ class TitleSource:
     """Real titles (templates) and the content words of real titles (frequency-weighted)."""
 
     def __init__(self):
-        from citations.resolution.text import STOPWORDS, clean_reference_text
+        from citations.parsing.text import STOPWORDS, clean_reference_text
 
         _, grobid = grobid_strings()
         _, anystyle = anystyle_strings()
@@ -380,7 +380,7 @@ class TitleSource:
 
     def titles(self, seed: int):
         """An endless, seeded stream of distinct titles (by comparable form)."""
-        from citations.resolution.text import comparable_title
+        from citations.parsing.text import comparable_title
 
         rng = random.Random(seed)
         seen = set()
@@ -415,7 +415,7 @@ def fill_store(url: str, size: int, source: TitleSource, seed: int) -> None:
     """COPY `size` papers, their snapshots and their title keys in, streaming; one transaction."""
     import psycopg
 
-    from citations.resolution.text import title_fingerprints
+    from citations.parsing.text import title_fingerprints
 
     categories = ["cs.LG", "hep-ph", "astro-ph.GA", "cond-mat.str-el", "q-bio.GN", "math.PR", "quant-ph", "cs.CL"]
     started = time.perf_counter()
@@ -551,7 +551,7 @@ def build_references(held_titles: list[str], source: TitleSource, seed: int):
 def ingest(refs) -> tuple[list, dict]:
     """Store the references (once per database: a list already held is unchanged) in CITING_LISTS
     lists of papers 1..CITING_LISTS; returns their ids and id -> (kind, intended paper id)."""
-    from citations.sources.ingest import ReferenceList, ingest_reference_list
+    from citations.sources.reference_lists import ReferenceList, ingest_reference_list
     from citations.models import PaperReference
     from citations.resolution.service import current_reference_ids
 

@@ -120,7 +120,7 @@ def fill_waiting(items: list[dict], waiting: int) -> int:
 
     from django.db import connection
 
-    from citations.resolution.text import title_fingerprints
+    from citations.parsing.text import title_fingerprints
 
     rows = [f"{key}\t{reference}\n" for item in items if item.get("atitle")
             for reference in [uuid.uuid4()] for key in title_fingerprints(item["atitle"])]
@@ -237,7 +237,7 @@ def fill(items: list[dict], distractors: int, waiting: int) -> dict:
 def resolve_all(items: list[dict]) -> dict:
     from citations.evaluation.measure import reference_fields
     from citations.resolution.matching import resolve
-    from citations.resolution.parser import parse_reference
+    from citations.parsing.parser import parse_reference
     from citations.resolution.store import DatabaseStore
     from citations.models import CitedWork
 

@@ -20,6 +20,11 @@ OLD_STYLE = re.compile(
 )
 
 
+# arXiv's DOIs (10.48550/arXiv.2509.11076), lower-cased as every DOI here is.
+ARXIV_DOI_PREFIX = "10.48550/arxiv."
+_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:v\d+)?(?:\.pdf)?$", re.I)
+
+
 class InvalidArxivId(ValueError):
     """The text looks like an arXiv identifier but cannot be one."""
 
@@ -73,4 +78,24 @@ def is_canonical_arxiv_id(text: str) -> bool:
 
 def arxiv_doi(arxiv_id: str) -> str:
     """The DOI arXiv registered for a paper, normalised to lower case (10.48550/arxiv.2509.11076)."""
-    return f"10.48550/arxiv.{arxiv_id}".lower()
+    return f"{ARXIV_DOI_PREFIX}{arxiv_id}".lower()
+
+
+# The versions a paper may have: v1 to v1000, as the version columns and every importer take them.
+MAX_VERSION = 1000
+
+
+def arxiv_of(text) -> str | None:
+    """A canonical arXiv id from an id, an arxiv.org URL or an arXiv DOI; None when it is none."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    text = text.strip()
+    match = _ARXIV_URL.search(text)
+    if match:
+        text = match.group(1)
+    elif text.lower().startswith(ARXIV_DOI_PREFIX) or "doi.org/10.48550/arxiv." in text.lower():
+        text = text.lower().split("arxiv.", 1)[1]
+    try:
+        return parse_arxiv_id(text).id
+    except InvalidArxivId:
+        return None

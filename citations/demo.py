@@ -15,6 +15,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management import call_command
 
+SEEDS = Path(__file__).resolve().parent / "fixtures" / "seeds"     # the two reference records
 UNARXIVE = Path("unarxive-sample")
 RW_DERIVED = Path("retraction-watch-sample") / "DERIVED_rw_layout_from_etl_sample.csv"
 RW_EXEMPLAR = Path("retraction-watch-sample") / "rw_original_layout_exemplar.csv"

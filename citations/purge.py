@@ -22,7 +22,7 @@ from citations.models import (
     WaitingReferenceKey,
 )
 from citations.current.papers import papers_changed
-from citations.records.cache import records_of_papers_changed
+from citations.models.generations import records_of_papers_changed
 
 MIN_REASON = 10
 

@@ -5,8 +5,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from citations.jobs.planning import fail_job
-from citations.models import JobChunk
+from citations.models import Job, JobChunk
 from citations.resolution.service import current_reference_ids, resolve_paper, resolve_references
 
 # Lost connections, deadlocks and serialization failures pass; everything else is a bug to see.
@@ -19,7 +18,7 @@ class ChunkTask(Task):
     def on_failure(self, exc, task_id, args, kwargs, einfo):
         chunk = JobChunk.objects.filter(pk=args[0] if args else kwargs.get("chunk_id")).first()
         if chunk is not None:
-            fail_job(chunk.job_id, f"chunk {chunk.index}: {type(exc).__name__}: {exc}")
+            Job.objects.filter(pk=chunk.job_id).fail(f"chunk {chunk.index}: {type(exc).__name__}: {exc}")
 
 
 def _pause():
@@ -58,8 +57,8 @@ def dump_chunk(chunk_id: int) -> dict:
 @shared_task(name="citations.ingest_file_chunk", base=ChunkTask, **RETRY)
 def ingest_file_chunk(chunk_id: int) -> dict:
     """Read one file of a bulk run (a PDF or a source package) into its paper's reference list, and
-    resolve it (citations/extraction/paper_files.py); a chunk already done is skipped."""
-    from citations.extraction.paper_files import run_file_chunk
+    resolve it (citations/sources/paper_files.py); a chunk already done is skipped."""
+    from citations.sources.paper_files import run_file_chunk
 
     chunk = JobChunk.objects.get(pk=chunk_id)
     if not chunk.claim():

@@ -22,16 +22,16 @@ from django.db.models import Q
 from django.utils import timezone
 
 from citations.extraction.pdf_references import is_word_break
+from citations.sources.reference_lists import MAX_RAW_TEXT
 from citations.models import PaperReference, PaperReferenceLink, PaperVersion, ReferenceExtraction, ResolutionState
 from citations.models.references import ExtractionOrigin
 from citations.current.papers import papers_changed
-from citations.records.cache import records_of_papers_changed
+from citations.models.generations import records_of_papers_changed
 from citations.current.resolutions import links_written
-from citations.resolution.parser import PARSER_NAME, parse_reference
+from citations.parsing.parser import PARSER_NAME, parse_reference
 from citations.models import Override, OverrideAction, OverrideField
 from curation.services import OverrideRefused, can_curate, clean_reason, lock_reference
 
-MAX_RAW_TEXT = 10_000       # as citations/sources/ingest.py accepts a reference
 SHOWN_OPENING = 80          # characters of the other part kept on the audit entry, for people to read
 
 

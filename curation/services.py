@@ -15,12 +15,11 @@ from django.utils import timezone
 
 from citations.current.resolutions import curation_changed, links_written
 from citations.resolution.waiting import file_waiting
-from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from citations.arxiv_ids import ARXIV_DOI_PREFIX, InvalidArxivId, parse_arxiv_id
 from citations.models import (CitedWork, IdentifierKind, Paper, PaperReference, PaperReferenceLink, ResolutionState,
                               WorkIdentifier)
-from citations.resolution.identifiers import normalise_doi
-from citations.resolution.store import ARXIV_DOI_PREFIX
-from citations.resolution.quality import EARLIEST_YEAR, title_problems
+from citations.parsing.identifiers import normalise_doi
+from citations.parsing.quality import EARLIEST_YEAR, title_problems
 from citations.models import SEGMENTATION_FIELDS, VALUE_FIELDS, Override, OverrideAction, OverrideField
 from citations.models.overrides import active_overrides
 
@@ -316,7 +315,7 @@ def _write_curated_link(reference: PaperReference, entry: Override) -> None:
 
 
 def _records_changed(reference: PaperReference, entry: Override) -> None:
-    from citations.records.cache import records_of_papers_changed
+    from citations.models.generations import records_of_papers_changed
 
     curation_changed([reference.pk])
 

@@ -5,6 +5,7 @@ urlpatterns = [
     # Before admin/: curation's old admin address redirects, and the admin answers 404 to any other.
     path("", include("curation.urls")),
     path("admin/", admin.site.urls),
+    path("", include("curation.api.urls")),
     path("", include("citations.api.urls")),
     path("", include("citations.urls")),
 ]

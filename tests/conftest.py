@@ -69,7 +69,7 @@ def curator(db):
 @pytest.fixture
 def seeds(db):
     """Both reference records imported, as the demo loads them."""
-    from citations.records.importer import import_record
+    from citations.sources.record_import import import_record
 
     for path in (SEED_000, SEED_004):
         import_record(data=path.read_bytes())

@@ -9,8 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citations.records.canonical import canonical_bytes, context_digest, observation_digest
-from citations.sources.ingest import import_arxiv_metadata, import_citation_counts, ingest_references, lines_of
-from citations.records.importer import RecordRefused, import_record
+from citations.input_files import lines_of
+from citations.sources.arxiv_metadata import import_arxiv_metadata
+from citations.sources.citation_counts import import_citation_counts
+from citations.sources.reference_lists import ingest_references
+from citations.sources.record_import import RecordRefused, import_record
 from citations.standing.sync import sync_standing_source
 from tests.conftest import SEED_000, SEED_004
 
@@ -93,7 +96,7 @@ def test_mutated_records_are_imported_whole_or_refused_whole(seeded, path, repla
     else:
         # Accepted: then it is a record this store reproduces byte for byte.
         from citations.records.build import build_record
-        from citations.records.importer import BUILD_MINUTE
+        from citations.sources.record_import import BUILD_MINUTE
         from citations.records.timestamps import parse_z
 
         rebuilt = build_record(arxiv_id=record["paper"]["arxiv_id"], as_of=parse_z(record["as_of"]) + BUILD_MINUTE)
@@ -267,12 +270,12 @@ def metadata_bytes(entry) -> bytes:
 def test_metadata_files_keep_exactly_their_good_lines_whatever_bad_lines_surround_them(db, entries, batch):
     from unittest import mock
 
-    from citations.sources import ingest
+    from citations.sources import arxiv_metadata
     from citations.models import PaperSnapshot, PaperVersion
 
     data = b"".join(metadata_bytes(e) for e in entries)
     good = [content for kind, content in entries if kind == "good"]
-    with undone(), mock.patch.object(ingest, "METADATA_BATCH", batch):
+    with undone(), mock.patch.object(arxiv_metadata, "METADATA_BATCH", batch):
         report = import_arxiv_metadata(lines_of(data))
         rejected = sum(report.rejected.values())
         assert report.lines == sum(1 for kind, _ in entries if kind != "blank")

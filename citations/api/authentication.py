@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 
 from citations.api.page_cache import remember_generations
 from citations.api.permissions import HELD, held_permissions_sql, only_model_backend
-from citations.records.cache import GENERATIONS, JOB_KEYS, LIST_KEYS, jobs_generation, lists_generation
+from citations.models.generations import GENERATIONS, JOB_KEYS, LIST_KEYS, jobs_generation, lists_generation
 
 
 def _user_columns():

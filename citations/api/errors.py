@@ -1,14 +1,8 @@
-"""Errors as JSON with one stable shape: {"error": {"status", "code", "message", "fields"?}}."""
-from django.http import JsonResponse
+"""DRF's errors in the one JSON shape of citations/json_errors.py, and the API's own exceptions."""
 from rest_framework import exceptions, status
 from rest_framework.views import exception_handler
 
-
-def error_body(status_code: int, code: str, message: str, fields=None) -> dict:
-    error = {"status": status_code, "code": code, "message": message}
-    if fields:
-        error["fields"] = fields
-    return {"error": error}
+from citations.json_errors import error_body
 
 
 def json_errors(exc, context):
@@ -43,11 +37,6 @@ def _flattened(errors, path: str = ""):
                 yield from _flattened(item, f"{path}[{index}]")
     else:
         yield path or "record", str(errors)
-
-
-def api_error_response(status_code: int, code: str, message: str) -> JsonResponse:
-    """The same shape outside DRF (404 and 500 handlers for /api/ paths)."""
-    return JsonResponse(error_body(status_code, code, message), status=status_code)
 
 
 class Conflict(exceptions.APIException):

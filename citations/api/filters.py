@@ -3,7 +3,6 @@ import django_filters as filters
 
 from citations.models import CitedWork, CurrentResolution, Job, ResolutionState, ScholarlyWorkEvent
 from citations.standing.revisions import newest_as_of
-from citations.models import Override, OverrideAction, OverrideField
 
 
 class ObservationFilter(filters.FilterSet):
@@ -81,16 +80,6 @@ class StandingEventFilter(filters.FilterSet):
 
     def filter_lower(self, queryset, name, value):
         return queryset.filter(**{name: value.strip().lower()})
-
-
-class OverrideFilter(filters.FilterSet):
-    reference = filters.UUIDFilter(field_name="reference_id")
-    field = filters.ChoiceFilter(choices=OverrideField.choices)
-    action = filters.ChoiceFilter(choices=OverrideAction.choices)
-
-    class Meta:
-        model = Override
-        fields = ["reference", "field", "action"]
 
 
 class JobFilter(filters.FilterSet):

@@ -10,21 +10,17 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from citations.api import serializers as s
-from citations.api.errors import Conflict
 from citations.api.page_cache import CachedJobListMixin, CachedListMixin, cached_list_page
-from citations.api.filters import (ChangeFilter, CitedWorkFilter, JobFilter, ObservationFilter, OverrideFilter,
-                                   StandingEventFilter)
+from citations.api.filters import ChangeFilter, CitedWorkFilter, JobFilter, ObservationFilter, StandingEventFilter
 from citations.api.parsers import PARSERS
 from citations.api.permissions import HasPerm
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.sources.ingest import RejectedLine, database_refusal, ingest_reference_list, reference_list
+from citations.input_files import RejectedLine, database_refusal
+from citations.sources.reference_lists import ingest_reference_list, reference_list
 from citations.jobs.planning import enqueue_job, plan_resolution, runs_eagerly
-from citations.models import CitedWork, CurrentResolution, Job, Paper, PaperReference, ScholarlyWorkEvent, WorkRevision
+from citations.models import CitedWork, CurrentResolution, Job, Paper, ScholarlyWorkEvent, WorkRevision
 from citations.records.presentation import standing_summary
 from citations.records.build import RecordUnavailable, build_record
-from citations.models import Override
-from curation.segmentation import join_with_next, split_reference
-from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
 
 # New-style ids, or old-style archive/NNNNNNN: nothing else may follow a slash, or the detail
 # route would swallow its own actions ("2509.11076/references").
@@ -37,10 +33,6 @@ class CanIngest(HasPerm):
 
 class CanStartJobs(HasPerm):
     perm = "citations.add_job"
-
-
-class IsCurator(HasPerm):
-    perm = "citations.add_override"
 
 
 class CanViewJobs(HasPerm):
@@ -169,45 +161,6 @@ class ObservationViewSet(viewsets.ReadOnlyModelViewSet):
                                                 "give citing_paper too"]})
         return cached_list_page(self, request, lambda: observation_page(self, request))
 
-    @extend_schema(summary="The reference's curation revision (send it back with an override)",
-                   responses={200: OpenApiTypes.OBJECT})
-    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
-    def revision(self, request, pk=None):
-        reference = self.get_object()
-        return Response({"observation_id": str(reference.pk), "revision": revision_of(reference.pk)})
-
-    @extend_schema(summary="Split a reference in two where the extractor ran two together (curators)",
-                   request=s.SplitSerializer, responses={201: s.CorrectionCommittedSerializer})
-    @action(detail=True, methods=["post"], permission_classes=[IsCurator], parser_classes=PARSERS,
-            filter_backends=[], pagination_class=None)
-    def split(self, request, pk=None):
-        return self._correct(request, s.SplitSerializer, split_reference)
-
-    @extend_schema(summary="Join a reference with the next of its list, one reference cut in two (curators)",
-                   request=s.CorrectionSerializer, responses={201: s.CorrectionCommittedSerializer})
-    @action(detail=True, methods=["post"], permission_classes=[IsCurator], parser_classes=PARSERS,
-            filter_backends=[], pagination_class=None)
-    def join(self, request, pk=None):
-        return self._correct(request, s.CorrectionSerializer, join_with_next)
-
-    def _correct(self, request, serializer, correct) -> Response:
-        reference = self.get_object()
-        body = serializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = dict(body.validated_data)
-        data["expected_revision"] = data.pop("revision")
-        try:
-            entry = correct(reference_id=reference.pk, curator=request.user, **data)
-        except StaleRevision as error:
-            raise Conflict(error.message_for(request.user)) from None
-        except OverrideRefused as error:
-            if error.field == "revision":           # the list was corrected or replaced meanwhile
-                raise Conflict(" ".join(error.messages)) from None
-            raise ValidationError({error.field or "reference": error.messages}) from None
-        response = _committed(entry, request)
-        response.data["observations"] = [str(part.pk) for part in entry.parts]
-        return response
-
 
 def observations():
     """Current resolutions with their references, citing and cited papers: one statement a page."""
@@ -258,68 +211,6 @@ class StandingEventViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
     filterset_class = StandingEventFilter
     ordering_fields = ["occurred_on", "observed_at"]
     ordering = ["id"]
-
-
-@extend_schema_view(list=extend_schema(summary="Curation audit entries (public fields)"),
-                    retrieve=extend_schema(summary="A curation audit entry"),
-                    create=extend_schema(summary="Override a reference's field (curators)",
-                                         request=s.OverrideCreateSerializer, responses={201: s.OverrideCommittedSerializer}))
-class OverrideViewSet(CachedListMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    parser_classes = PARSERS
-    lookup_value_regex = r"[0-9]+"        # audit entry ids; anything else is not an address here (404)
-    serializer_class = s.OverrideSerializer
-    filterset_class = OverrideFilter
-    ordering_fields = ["created_at"]
-    ordering = ["-id"]
-
-    def get_queryset(self):
-        return Override.objects.select_related("curator", "link_paper")
-
-    def get_permissions(self):
-        if self.action in ("create", "withdraw"):
-            return [IsCurator()]
-        return super().get_permissions()
-
-    def create(self, request, *args, **kwargs):
-        body = s.OverrideCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
-        if not PaperReference.objects.filter(pk=data["reference"]).exists():
-            raise NotFound("there is no such reference observation")
-        value = True if data["field"] == "not_a_work" else data.get("value", "")
-        try:
-            entry = apply_override(reference_id=data["reference"], field=data["field"], value=value,
-                                   reason=data["reason"], curator=request.user, expected_revision=data["revision"])
-        except StaleRevision as error:
-            raise Conflict(error.message_for(request.user)) from None
-        except OverrideRefused as error:
-            raise ValidationError({error.field or "value": error.messages}) from None
-        return _committed(entry, request)
-
-    @extend_schema(summary="Withdraw an override in force (its curator)", request=s.WithdrawSerializer,
-                   responses={201: s.OverrideCommittedSerializer})
-    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
-    def withdraw(self, request, pk=None):
-        body = s.WithdrawSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        try:
-            entry = withdraw_override(override_id=int(pk), reason=body.validated_data["reason"], curator=request.user,
-                                      expected_revision=body.validated_data["revision"])
-        except StaleRevision as error:
-            raise Conflict(error.message_for(request.user)) from None
-        except OverrideRefused as error:
-            raise ValidationError({error.field or "override": error.messages}) from None
-        return _committed(entry, request)
-
-
-def _committed(entry, request) -> Response:
-    """201 for a committed audit entry, saying what became of its follow-up work (the re-resolution),
-    which the broker may not have taken yet: it is recorded, and sent when the broker answers."""
-    from citations.jobs.dispatch import follow_up
-
-    body = s.OverrideSerializer(entry, context={"request": request}).data
-    body["follow_up"] = follow_up(getattr(entry, "follow_up_job", None))
-    return Response(body, status=status.HTTP_201_CREATED)
 
 
 @extend_schema_view(list=extend_schema(summary="Background jobs (operators)"), retrieve=extend_schema(summary="A job"))

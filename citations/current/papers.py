@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from citations.models.current import PaperCurrent
 from citations.models.references import source_rank_sql
-from citations.records.cache import lists_changed
+from citations.models.generations import lists_changed
 
 TABLE = PaperCurrent._meta.db_table
 _CHUNK = 5000

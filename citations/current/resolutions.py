@@ -93,6 +93,6 @@ def rebuild() -> int:
 
 def _lists_changed() -> None:
     # The API lists read this table: a change to it is a change to them, in the same transaction.
-    from citations.records.cache import lists_changed
+    from citations.models.generations import lists_changed
 
     lists_changed()

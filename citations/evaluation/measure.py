@@ -53,18 +53,17 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from citations.resolution.locators import find_locator, normal_page, normal_volume
+from citations.arxiv_ids import ARXIV_DOI_PREFIX, InvalidArxivId, parse_arxiv_id
+from citations.parsing.locators import find_locator, normal_page, normal_volume
 from citations.resolution.matching import Candidate, CandidateStore, ReferenceFields, Resolution, resolve
-from citations.resolution.parser import ParsedReference, parse_reference
-from citations.resolution.text import clean_reference_text, comparable_title, title_blocking_keys
+from citations.parsing.parser import ParsedReference, parse_reference
+from citations.parsing.text import clean_reference_text, comparable_title, title_blocking_keys
 
 STATES = ("verified_exact", "verified_fuzzy", "metadata_mismatch", "malformed_identifier", "parse_uncertain",
           "unresolved")
 LINKED_STATES = ("verified_exact", "verified_fuzzy")
 TITLE_SIMILARITY = 90          # fuzz.ratio (0..100) for "title >= 0.90"
 EXAMPLES_KEPT = 5              # error examples kept per category and data set
-ARXIV_DOI_PREFIX = "10.48550/arxiv."
 
 
 # --- cases ----------------------------------------------------------------------------------------

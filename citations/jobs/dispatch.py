@@ -147,10 +147,8 @@ def sweep_jobs(*, now=None) -> dict:
 
 
 def _resend(job: Job, send, dispatches: int) -> str:
-    from citations.jobs.planning import fail_job
-
     if dispatches >= settings.JOB_MAX_DISPATCHES:
-        fail_job(job.pk, f"not finished after {dispatches} dispatches; requeue it with "
+        Job.objects.filter(pk=job.pk).fail(f"not finished after {dispatches} dispatches; requeue it with "
                          f"'manage.py jobs --requeue {job.pk}' once the workers are back")
         return "given_up"
     return "sent" if send() else "broker_down"

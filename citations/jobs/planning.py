@@ -3,6 +3,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from citations.jobs.dispatch import dispatch_chunks
 from citations.models import Job, JobChunk, JobState, Paper, ReferenceExtraction
 
 RESOLVE = "resolve"
@@ -43,15 +44,8 @@ def plan_chunks(kind: str, arguments: dict, payloads: list[dict]) -> Job:
 def enqueue_job(job: Job) -> None:
     """Send every unfinished chunk to the workers, once the job's rows are committed (durably:
     a chunk the broker refuses is sent again by the sweep, citations/jobs/dispatch.py)."""
-    from citations.jobs.dispatch import dispatch_chunks
-
     dispatch_chunks(job)
 
 
 def runs_eagerly() -> bool:
     return bool(settings.CELERY_TASK_ALWAYS_EAGER)
-
-
-def fail_job(job_id: int, error: str) -> None:
-    Job.objects.filter(pk=job_id).exclude(state=JobState.SUCCEEDED).update(
-        state=JobState.FAILED, finished_at=timezone.now(), error=error[:2000])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.extraction.paper_files import (
+from citations.sources.paper_files import (
     FileRefused, ingest_paper_file, latest_version, plan_files, target_of,
 )
 from citations.jobs.task_records import command_job
@@ -19,7 +19,7 @@ SHOWN_REFUSALS = 20
 
 
 class FileIngestCommand(BaseCommand):
-    kind = ""               # citations.extraction.paper_files.PDF or SOURCE
+    kind = ""               # citations.sources.paper_files.PDF or SOURCE
     noun = ""               # what the files are, for people
     pattern = ""            # the --dir default
 

@@ -6,7 +6,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 # Blocking keys were stored as text (title_keys); they are stored as the first 8 bytes of their MD5,
-# a signed 64-bit integer (citations.resolution.text.key_fingerprint), in a table per owner whose
+# a signed 64-bit integer (citations.parsing.text.key_fingerprint), in a table per owner whose
 # primary key (key, owner) is its only index. Written out here as they are on this date.
 FINGERPRINT_SQL = "('x' || left(md5(key), 16))::bit(64)::bigint"
 BATCH = 5000
@@ -40,7 +40,7 @@ def file_keys_by_fingerprint(apps, schema_editor):
 
 def file_keys_as_text(apps, schema_editor):
     # Fingerprints cannot be read back: the text keys are made again from the titles they come from.
-    from citations.resolution.text import title_blocking_keys
+    from citations.parsing.text import title_blocking_keys
 
     TitleKey, PaperSnapshot, CitedWork, WorkRevision = (apps.get_model("citations", name) for name in (
         "TitleKey", "PaperSnapshot", "CitedWork", "WorkRevision"))

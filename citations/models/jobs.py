@@ -3,6 +3,8 @@ from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from citations.models.generations import jobs_changed
+
 
 class JobState(models.TextChoices):
     QUEUED = "queued", "queued"
@@ -19,28 +21,27 @@ class JobQuerySet(models.QuerySet):
         with transaction.atomic(savepoint=False):
             changed = super().update(**kwargs)
             if changed:
-                _jobs_changed()
+                jobs_changed()
         return changed
 
     def bulk_create(self, objs, *args, **kwargs):
         with transaction.atomic(savepoint=False):
             created = super().bulk_create(objs, *args, **kwargs)
             if created:
-                _jobs_changed()
+                jobs_changed()
         return created
+
+    def fail(self, error: str) -> int:
+        """Fail these jobs with the error an operator reads, unless one already succeeded."""
+        return self.exclude(state=JobState.SUCCEEDED).update(state=JobState.FAILED, finished_at=timezone.now(),
+                                                              error=error[:2000])
 
     def delete(self):
         with transaction.atomic(savepoint=False):
             deleted = super().delete()
             if deleted[0]:
-                _jobs_changed()
+                jobs_changed()
         return deleted
-
-
-def _jobs_changed() -> None:
-    from citations.records.cache import jobs_changed      # (record_cache reads the models)
-
-    jobs_changed()
 
 
 class Job(models.Model):
@@ -82,12 +83,12 @@ class Job(models.Model):
     def save(self, *args, **kwargs):
         with transaction.atomic(savepoint=False):
             super().save(*args, **kwargs)
-            _jobs_changed()
+            jobs_changed()
 
     def delete(self, *args, **kwargs):
         with transaction.atomic(savepoint=False):
             deleted = super().delete(*args, **kwargs)
-            _jobs_changed()
+            jobs_changed()
         return deleted
 
     @property

@@ -224,7 +224,7 @@ class PaperReferenceLink(models.Model):
 
 
 class PaperTitleKey(models.Model):
-    """A held paper filed under a blocking key of one of its titles (citations/resolution/text.py): how
+    """A held paper filed under a blocking key of one of its titles (citations/parsing/text.py): how
     fuzzy matching finds candidates among millions of titles by index lookup instead of a scan. The
     key is its 64-bit fingerprint (key_fingerprint)."""
 

@@ -10,7 +10,7 @@ from django.urls import Resolver404
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
-from citations.api.errors import api_error_response
+from citations.json_errors import api_error_response
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.records.history import BadTime
 from citations.pages.history import as_of_query, bad_time_page, requested_time
@@ -31,7 +31,7 @@ from citations.records.presentation import (
 )
 from citations.records.build import CAPS, BuiltRecord, RecordUnavailable, build_record
 from citations.records.cache import CachedRecord, cached_record
-from citations.records.importer import record_schema
+from citations.sources.record_import import record_schema
 from citations.pages.search import (
     current_snapshots,
     MAX_QUERY_LENGTH,

@@ -19,27 +19,17 @@ in the process (a bounded LRU), so a hot record costs one small counter read ins
 its 50-100 KB body out of Redis on every request.
 """
 import logging
-import random
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
 from django.utils import timezone
 
-from citations.models import RecordGeneration
+from citations.models.generations import generation_of
 from citations.records.build import build_record
 
-STORE = "*"
-LISTS = "lists:"
-LIST_SHARDS = 16
-LIST_KEYS = tuple(f"{LISTS}{n}" for n in range(LIST_SHARDS))
-JOBS = "jobs:"
-JOB_KEYS = tuple(f"{JOBS}{n}" for n in range(LIST_SHARDS))
-GENERATIONS = RecordGeneration._meta.db_table
 log = logging.getLogger(__name__)
 
 
@@ -80,15 +70,6 @@ class LocalBodies:
 local_bodies = LocalBodies()
 
 
-def generation_of(arxiv_id: str) -> tuple[int, int]:
-    """(store generation, paper generation): one indexed read of at most two rows."""
-    # Plain SQL: it is read on every request, and the ORM's query building cost more than the read.
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT key, value FROM {GENERATIONS} WHERE key IN (%s, %s)", [STORE, arxiv_id])
-        found = dict(cursor.fetchall())
-    return found.get(STORE, 0), found.get(arxiv_id, 0)
-
-
 def cached_record(*, arxiv_id: str) -> CachedRecord:
     """The record's canonical bytes, from a cache while nothing it shows has changed."""
     local_key = (arxiv_id, timezone.now().date().isoformat())
@@ -106,66 +87,6 @@ def cached_record(*, arxiv_id: str) -> CachedRecord:
         cache_set(shared_key, (record.body, record.context_digest))
     local_bodies.put(local_key, generation, record)
     return record
-
-
-def records_changed(*, arxiv_ids: Iterable[str] | None = None) -> None:
-    """Records of these papers (None: all records) change with the current transaction; so do the API lists."""
-    keys = [STORE] if arxiv_ids is None else sorted({a for a in arxiv_ids if a})
-    if not keys:
-        return
-    _bump(keys)
-
-
-def lists_changed() -> None:
-    """What the API lists show changes with the current transaction, and no record does (a new work)."""
-    _bump([])
-
-
-def jobs_changed() -> None:
-    """What the jobs list shows changes with the current transaction (citations/models/jobs.py calls
-    it on every write of a job): a counter of its own, so a running job's progress does not empty
-    the cache of every other list."""
-    _bump([], shards=JOBS)
-
-
-def _bump(keys: list[str], *, shards: str = LISTS) -> None:
-    # A list's generation is the sum of LIST_SHARDS counters, and a writer bumps one of them at
-    # random: writers on many workers then seldom wait on each other's row lock, and a reader's
-    # one-statement sum still changes with every committed write.
-    keys = sorted({*keys, f"{shards}{random.randrange(LIST_SHARDS)}"})
-    # One upsert, keys in a fixed order so two writers lock shared rows in the same order.
-    # The row locks are held to the end of the writer's transaction: that is what makes a
-    # reader that sees the new data also see the new generation.
-    values = ", ".join(["(%s, 1)"] * len(keys))
-    with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO record_generations (key, value) VALUES {values} "
-                       "ON CONFLICT (key) DO UPDATE SET value = record_generations.value + 1", keys)
-
-
-def lists_generation() -> int:
-    """The API lists' generation: one indexed read of LIST_SHARDS rows."""
-    return _sum_of(LIST_KEYS)
-
-
-def jobs_generation() -> int:
-    """The jobs list's generation, read as lists_generation()."""
-    return _sum_of(JOB_KEYS)
-
-
-def _sum_of(keys: tuple[str, ...]) -> int:
-    with connection.cursor() as cursor:         # plain SQL, as generation_of
-        cursor.execute(f"SELECT SUM(value) FROM {GENERATIONS} WHERE key IN ({', '.join(['%s'] * len(keys))})",
-                       list(keys))
-        return cursor.fetchone()[0] or 0
-
-
-def records_of_papers_changed(*, paper_ids: Iterable[int]) -> None:
-    """records_changed() for papers known by their ids."""
-    from citations.models import Paper
-
-    paper_ids = {pid for pid in paper_ids if pid}
-    if paper_ids:
-        records_changed(arxiv_ids=Paper.objects.filter(id__in=paper_ids).values_list("arxiv_id", flat=True))
 
 
 def cache_get(key: str):

@@ -4,7 +4,7 @@ the references waiting under it to resolution (citations/resolution/waiting.py).
 from collections.abc import Iterable
 
 from citations.models import PaperSnapshot, PaperTitleKey
-from citations.resolution.text import title_fingerprints
+from citations.parsing.text import title_fingerprints
 from citations.resolution.waiting import resolve_waiting
 
 BATCH = 2000

@@ -24,9 +24,9 @@ from typing import Protocol
 
 from rapidfuzz import fuzz
 
-from citations.resolution.locators import Locator, journal_agrees
-from citations.resolution.quality import title_problems, year_problems
-from citations.resolution.text import comparable_title, name_part, significant_tokens, title_blocking_keys
+from citations.parsing.locators import Locator, journal_agrees
+from citations.parsing.quality import title_problems, year_problems
+from citations.parsing.text import comparable_title, name_part, significant_tokens, title_blocking_keys
 
 RESOLVER_VERSION = "pith-resolver/1"
 

@@ -18,11 +18,10 @@ from citations.arxiv_ids import arxiv_doi
 from citations.models.overrides import active_overrides
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, ReferenceExtraction
 from citations.models.references import source_rank
-from citations.records.cache import records_of_papers_changed
+from citations.models.generations import records_of_papers_changed
 from citations.current.resolutions import links_written
-from citations.resolution.locators import find_locator
-from citations.resolution.parser import tidy_title
-from citations.resolution.matching import RESOLVER_VERSION, ReferenceFields, Resolution, resolve
+from citations.resolution.fields import reference_fields
+from citations.resolution.matching import RESOLVER_VERSION, Resolution, resolve
 from citations.resolution.store import DatabaseStore
 from citations.resolution.waiting import file_waiting, waiting_keys
 
@@ -43,26 +42,6 @@ class ResolutionSummary:
 
     def as_json(self) -> dict:
         return {"states": dict(sorted(self.states.items())), "written": self.written, "unchanged": self.unchanged}
-
-
-def reference_fields(reference: PaperReference, overrides: dict | None = None) -> ReferenceFields:
-    """The fields the resolver reads: the stored parse, with active curator overrides over it."""
-    overrides = overrides or {}
-    identifiers = tuple(reference.identifiers or ())
-    if not identifiers:
-        identifiers = tuple(
-            {"kind": kind, "value": value, "valid": True}
-            for kind, value in (("arxiv", reference.arxiv_id), ("doi", reference.doi)) if value
-        )
-    return ReferenceFields(
-        # Titles read from v1 records were parsed elsewhere; clean them as this parser would.
-        title=overrides["title"] if "title" in overrides else tidy_title(reference.title),
-        year=overrides.get("year", reference.year),
-        identifiers=identifiers,
-        not_a_work=bool(overrides.get("not_a_work")),
-        first_author=(reference.authors or [None])[0] if isinstance(reference.authors, list) else None,
-        locator=find_locator(reference.raw_text),
-    )
 
 
 def current_reference_ids(*, paper_ids: Iterable[int]) -> list:

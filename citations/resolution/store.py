@@ -12,14 +12,13 @@ from operator import or_
 from django.db import connection
 from django.db.models import Q
 
-from citations.arxiv_ids import arxiv_doi
+from citations.arxiv_ids import ARXIV_DOI_PREFIX, arxiv_doi
 from citations.models import (CitedWork, IdentifierKind, Paper, PaperSnapshot, PaperTitleKey, WorkIdentifier, WorkRevision,
                               WorkTitleKey)
-from citations.resolution.locators import normal_page, normal_volume
+from citations.parsing.locators import normal_page, normal_volume
 from citations.resolution.matching import Candidate, ReferenceFields
-from citations.resolution.text import key_fingerprint, title_fingerprints
+from citations.parsing.text import key_fingerprint, title_fingerprints
 
-ARXIV_DOI_PREFIX = "10.48550/arxiv."
 
 
 # Blocking keys are specific by design (a whole title, or four of its words in order), but some are

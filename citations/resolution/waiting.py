@@ -28,11 +28,12 @@ from django.db import connection, transaction
 from citations.models.overrides import active_overrides
 from citations.models import (CitedWork, CurrentResolution, PaperReference, ResolutionState, WaitingReferenceKey,
                               WorkRevision)
-from citations.resolution.locators import locator_key
+from citations.resolution.fields import reference_fields
+from citations.parsing.locators import locator_key
 from citations.resolution.matching import Resolution, ReferenceFields
-from citations.resolution.quality import title_problems
+from citations.parsing.quality import title_problems
 from citations.resolution.store import CROWDED_KEY, SPECIFIC_KEY, owners_by_key
-from citations.resolution.text import key_fingerprint, title_fingerprints
+from citations.parsing.text import key_fingerprint, title_fingerprints
 from citations.sql_arrays import any_of
 
 _WAITING_STATES = (ResolutionState.UNRESOLVED, ResolutionState.PARSE_UNCERTAIN)
@@ -186,8 +187,6 @@ def file_current_references(*, batch: int = 2000, progress=None) -> int:
     """File every reference now unresolved or parse-uncertain under its waiting keys, from its current
     resolution (for a store resolved before this index existed; resolution keeps it from then on).
     Idempotent; returns the number of references that wait."""
-    from citations.resolution.service import reference_fields
-
     waiting, after = 0, None
     while True:
         current = CurrentResolution.objects.filter(state__in=_WAITING_STATES).order_by("reference_id")

@@ -14,7 +14,7 @@ from collections import defaultdict
 from django.db import transaction
 
 from citations.arxiv_ids import arxiv_doi
-from citations.records.cache import records_changed
+from citations.models.generations import records_changed
 from citations.current.resolutions import works_changed
 from citations.models import CitedWork, ReceiptEvent, RetractionStatusReceipt, ScholarlyWorkEvent, StandingSourceSync
 from citations.models import IdentifierKind, SyncStatus, WorkIdentifier

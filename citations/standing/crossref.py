@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from datetime import date
 
 from citations.models import EventType
-from citations.resolution.identifiers import normalise_doi
+from citations.parsing.identifiers import normalise_doi
 from citations.standing.events import (DOI_LENGTH, RECORD_ID_LENGTH, BadFile, RejectedRow, SourceEvent, WorkRead,
                                        dated, decoded, storable)
 

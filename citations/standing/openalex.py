@@ -27,12 +27,12 @@ from collections.abc import Iterable, Iterator
 
 import orjson
 
+from citations.arxiv_ids import arxiv_of
 from citations.arxiv_ids import arxiv_doi
-from citations.sources.ingest import MAX_LINE_BYTES
+from citations.input_files import MAX_LINE_BYTES
 from citations.models import EventType
-from citations.resolution.identifiers import normalise_doi
+from citations.parsing.identifiers import normalise_doi
 from citations.standing.events import DOI_LENGTH, BadFile, RejectedRow, SourceEvent, WorkRead, storable
-from citations.works.records import arxiv_of
 
 SOURCE = "openalex"
 _WORK_ID = re.compile(r"(?:https?://openalex\.org/(?:works/)?)?(W\d{1,12})", re.I)

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from datetime import date, datetime
 
 from citations.models import EventType
-from citations.resolution.identifiers import normalise_doi
+from citations.parsing.identifiers import normalise_doi
 from citations.standing.events import DOI_LENGTH, BadFile, RejectedRow, SourceEvent, dated, storable
 
 SOURCE = "retraction_watch"
@@ -43,12 +43,12 @@ def read_rows(lines: Iterable[str]) -> Iterator[tuple[int, SourceEvent | Rejecte
     """(row number, event or rejection) for every non-blank data row; a bad row never stops the file,
     a file that is not Retraction Watch CSV raises BadFile."""
     reader = csv.reader(lines)
-    rows = _csv_rows(reader)
+    rows = csv_rows(reader)
     first = next(rows, None)
     if first is None:
         return
     header = [name.strip() for name in first]
-    columns = _layout(header)
+    columns = layout_of(header)
     width = len(header)
     for number, row in enumerate(rows, 2):
         if not any(cell.strip() for cell in row):
@@ -62,7 +62,7 @@ def read_rows(lines: Iterable[str]) -> Iterator[tuple[int, SourceEvent | Rejecte
             yield number, rejected
 
 
-def _csv_rows(reader) -> Iterator[list[str]]:
+def csv_rows(reader) -> Iterator[list[str]]:
     # The csv module stops at what it cannot read; after that no row can be trusted to be whole.
     try:
         yield from reader
@@ -73,7 +73,7 @@ def _csv_rows(reader) -> Iterator[list[str]]:
         raise BadFile(f"line {reader.line_num:,}: not CSV ({error})") from None
 
 
-def _layout(header: list[str]) -> dict:
+def layout_of(header: list[str]) -> dict:
     names = {name.strip() for name in header}
     if {"Record ID", "OriginalPaperDOI", "RetractionNature"} <= names:
         return ORIGINAL

@@ -37,8 +37,8 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
-from citations.sources.ingest import lines_of, open_lines
-from citations.records.cache import records_changed
+from citations.input_files import lines_of, open_lines
+from citations.models.generations import records_changed
 from citations.models import ScholarlyWorkEvent, StandingSourceSync, SyncStatus
 from citations.standing import crossref, openalex, retraction_watch
 from citations.standing.events import BadFile, RejectedRow, SourceEvent, WorkRead, decoded

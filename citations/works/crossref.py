@@ -7,7 +7,7 @@ store (by DOI: a reference printing that DOI can then be linked and its standing
 """
 from collections.abc import Iterable, Iterator
 
-from citations.sources.ingest import RejectedLine
+from citations.input_files import RejectedLine
 from citations.models import IdentifierKind
 from citations.works.records import (
     WorkRecord, checked, doi_of, first_page_of, identifiers_of, short_field, text_field, year_field,

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from xml.etree.ElementTree import ParseError, XMLPullParser
 
-from citations.sources.ingest import RejectedLine
+from citations.input_files import RejectedLine
 from citations.models import IdentifierKind
 from citations.works.records import (
     WorkRecord, arxiv_of, checked, doi_of, first_page_of, identifiers_of, short_field, text_field, year_field,

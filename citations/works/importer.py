@@ -43,11 +43,11 @@ from operator import itemgetter
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
-from citations.sources.ingest import IngestReport, RejectedLine
+from citations.input_files import IngestReport, RejectedLine
 from citations.models import CitedWork, IdentifierKind, Paper, WorkIdentifier, WorkTitleKey
-from citations.resolution.text import fold, full_title_key, key_fingerprint
+from citations.parsing.text import fold, full_title_key, key_fingerprint
 from citations.works import crossref, dblp, openalex, retraction_watch
-from citations.records.cache import lists_changed, records_changed
+from citations.models.generations import lists_changed, records_changed
 from citations.sql_arrays import any_of
 from citations.current.resolutions import works_changed
 from citations.resolution.waiting import resolve_references_naming, works_arrived

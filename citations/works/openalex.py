@@ -8,7 +8,7 @@ URL is the work's arXiv id, a doi.org URL another DOI of it).
 import re
 from collections.abc import Iterable, Iterator
 
-from citations.sources.ingest import RejectedLine
+from citations.input_files import RejectedLine
 from citations.models import IdentifierKind
 from citations.works.records import (
     WorkRecord, arxiv_of, checked, doi_of, identifiers_of, short_field, text_field, year_field,

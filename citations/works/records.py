@@ -3,16 +3,14 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from citations.sources.ingest import RejectedLine
+from citations.arxiv_ids import ARXIV_DOI_PREFIX, arxiv_of
+from citations.input_files import RejectedLine
 from citations.models import IdentifierKind
-from citations.resolution.identifiers import normalise_doi
-from citations.resolution.text import title_fingerprints
+from citations.parsing.identifiers import normalise_doi
+from citations.parsing.text import title_fingerprints
 from citations.validation import OutOfRange, clean_text
 
-ARXIV_DOI_PREFIX = "10.48550/arxiv."
 EARLIEST_YEAR, LATEST_YEAR = 1600, 2200
-_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:v\d+)?(?:\.pdf)?$", re.I)
 _PAGE_RANGE = re.compile(r"\s*[-–—,]\s*")
 _DOI_URL = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", re.I)
 
@@ -50,22 +48,6 @@ def doi_of(text) -> str | None:
         return None
     doi = normalise_doi(_DOI_URL.sub("", text.strip()))
     return doi if doi and len(doi) <= 255 else None
-
-
-def arxiv_of(text) -> str | None:
-    """A canonical arXiv id from an id, an arxiv.org URL or an arXiv DOI; None when it is none."""
-    if not isinstance(text, str) or not text.strip():
-        return None
-    text = text.strip()
-    match = _ARXIV_URL.search(text)
-    if match:
-        text = match.group(1)
-    elif text.lower().startswith(ARXIV_DOI_PREFIX) or "doi.org/10.48550/arxiv." in text.lower():
-        text = text.lower().split("arxiv.", 1)[1]
-    try:
-        return parse_arxiv_id(text).id
-    except InvalidArxivId:
-        return None
 
 
 def identifiers_of(pairs) -> tuple[tuple[str, str], ...]:

@@ -12,10 +12,10 @@ import csv
 import re
 from collections.abc import Iterable, Iterator
 
-from citations.sources.ingest import RejectedLine
+from citations.input_files import RejectedLine
 from citations.models import IdentifierKind
 from citations.standing.events import BadFile
-from citations.standing.retraction_watch import _csv_rows, _layout, ORIGINAL
+from citations.standing.retraction_watch import csv_rows, layout_of, ORIGINAL
 from citations.works.records import WorkRecord, checked, doi_of, identifiers_of, short_field, text_field, year_field
 
 SOURCE = "retraction_watch"
@@ -33,12 +33,12 @@ def read_works(lines: Iterable[bytes]) -> Iterator[tuple[int, WorkRecord | Rejec
     text = (line.decode("utf-8-sig" if number == 0 else "utf-8", errors="strict")
             for number, line in enumerate(lines))
     try:
-        rows = _csv_rows(csv.reader(_decoded(text)))
+        rows = csv_rows(csv.reader(_decoded(text)))
         first = next(rows, None)
         if first is None:
             return
         header = [name.strip() for name in first]
-        published = _layout(header) is ORIGINAL
+        published = layout_of(header) is ORIGINAL
         for number, row in enumerate(rows, 2):
             if not any(cell.strip() for cell in row):
                 continue

@@ -23,8 +23,8 @@ from datetime import datetime
 from django.db import connection
 
 from citations.models import CitedWork, WorkRevision, WorkTitleKey
-from citations.resolution.locators import normal_page, normal_volume
-from citations.resolution.text import comparable_title, fold
+from citations.parsing.locators import normal_page, normal_volume
+from citations.parsing.text import comparable_title, fold
 from citations.works.records import WorkRecord
 
 # What a revision or a work row holds, in this order (the SQL below reads them so).

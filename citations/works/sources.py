@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 import orjson
 
-from citations.sources.ingest import MAX_LINE_BYTES, RejectedLine
+from citations.input_files import MAX_LINE_BYTES, RejectedLine
 
 MAX_DOCUMENT_BYTES = 1024 * 1024 * 1024
 # orjson reads an integer beyond 64 bits as a float, where json keeps it an int: text holding a run of

@@ -25,7 +25,7 @@ from citations.models.overrides import active_overrides
 from citations.records.presentation import STATE_LABELS
 from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
-from citations.resolution.text import title_blocking_keys
+from citations.parsing.text import title_blocking_keys
 from curation.admin.filters import CuratedFilter, PaperFilter, QueueFilter, StateFilter
 from curation.forms import BulkReasonForm, OverrideForm, ReasonForm, SplitForm
 from curation.queues import PAPER_QUEUES, QUEUE_ORDER, QUEUES, QUEUES_BY_KEY, Queue, queue_counts, reference_queryset

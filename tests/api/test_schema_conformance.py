@@ -7,7 +7,7 @@ from hypothesis import settings as examples
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import content_type_conformance, not_a_server_error, response_schema_conformance
 
-from citations.records.importer import import_record
+from citations.sources.record_import import import_record
 from tests.conftest import SEED_000, SEED_004
 
 CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]

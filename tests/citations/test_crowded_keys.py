@@ -6,7 +6,9 @@ import json
 
 import pytest
 
-from citations.sources.ingest import ReferenceList, ingest_reference_list, lines_of
+from citations.input_files import lines_of
+
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.models import PaperReference
 from citations.resolution import store
 from citations.resolution.service import resolve_paper

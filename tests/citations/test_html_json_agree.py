@@ -29,7 +29,7 @@ from citations.models import (
 )
 from citations.models.resolution import LINKING_STATES
 from citations.records.presentation import NOTICE_SHORT, SOURCE_NAMES, STATE_LABELS
-from citations.records.cache import records_changed
+from citations.models.generations import records_changed
 from citations.current.resolutions import links_written
 from curation.groups import curators_group
 from curation.services import apply_override, revision_of

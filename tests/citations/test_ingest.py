@@ -6,9 +6,13 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from citations.sources.ingest import import_arxiv_metadata, ingest_references, lines_of
+from citations.input_files import lines_of
+
+from citations.sources.arxiv_metadata import import_arxiv_metadata
+
+from citations.sources.reference_lists import ingest_references
 from citations.models import Paper, PaperReference, PaperSnapshot, PaperTitleKey, PaperVersion, ReferenceExtraction
-from citations.resolution.text import key_fingerprint
+from citations.parsing.text import key_fingerprint
 from citations.records.build import build_record
 
 KAGGLE_SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "data" / "unarxive-sample" / \

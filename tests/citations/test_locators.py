@@ -2,8 +2,8 @@
 DOIs cut by a line break."""
 import pytest
 
-from citations.resolution.identifiers import find_identifiers
-from citations.resolution.locators import find_locator, journal_agrees
+from citations.parsing.identifiers import find_identifiers
+from citations.parsing.locators import find_locator, journal_agrees
 
 
 @pytest.mark.parametrize("raw, volume, page", [

@@ -2,7 +2,7 @@
 import pytest
 
 from citations.resolution.matching import Candidate, ReferenceFields, resolve
-from citations.resolution.text import title_blocking_keys
+from citations.parsing.text import title_blocking_keys
 
 
 class Store:
@@ -189,7 +189,7 @@ CURCUMIN_RAW = ("Tonnesen HH, Karlsen J, Mostad A, Pedersen U, Rasmussen PB, \nL
 
 def fields_of(raw):
     from citations.evaluation.measure import reference_fields
-    from citations.resolution.parser import parse_reference
+    from citations.parsing.parser import parse_reference
 
     return reference_fields(parse_reference(raw))
 

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from citations.sources.ingest import import_arxiv_metadata
+from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.models import PaperCurrent, PaperSnapshot
 from citations.current.papers import rebuild
 from tests.factories import T0, make_paper, make_references

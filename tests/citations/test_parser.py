@@ -1,6 +1,6 @@
 import pytest
 
-from citations.resolution.parser import parse_reference, tidy_title
+from citations.parsing.parser import parse_reference, tidy_title
 
 
 def test_an_arxiv_id_glued_to_the_title_is_cut_off_and_kept_as_identifier():

@@ -1,6 +1,6 @@
 import pytest
 
-from citations.resolution.quality import title_problems, year_problems
+from citations.parsing.quality import title_problems, year_problems
 
 
 @pytest.mark.parametrize("title, problem", [

@@ -214,7 +214,7 @@ def test_snapshot_history_is_append_only_per_time(db):
 
 
 def test_a_capped_record_reimports_as_a_no_op_and_says_it_is_capped(capped_paper):
-    from citations.records.importer import import_record
+    from citations.sources.record_import import import_record
 
     summary = import_record(data=build_record(arxiv_id="2502.00001", as_of=LATER).body)
     assert summary.capped

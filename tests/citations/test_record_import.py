@@ -7,7 +7,7 @@ from django.core.management.base import CommandError
 
 from citations.models import PaperSnapshot
 from citations.records.canonical import canonical_bytes, context_digest, observation_digest
-from citations.records.importer import RecordRefused, import_record
+from citations.sources.record_import import RecordRefused, import_record
 from tests.conftest import SEED_000, SEED_004
 
 

@@ -76,7 +76,7 @@ def test_the_inbound_seed_citations_keep_their_imported_resolution(resolved_seed
 
 
 def test_a_held_paper_found_by_title_gets_a_canonical_work_from_its_metadata(db):
-    from citations.sources.ingest import ReferenceList, ingest_reference_list
+    from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 
     cited = make_paper("2006.15704", title="PyTorch Distributed: Experiences on Accelerating Data Parallel Training",
                        submitted_at=datetime(2020, 6, 28, tzinfo=UTC))

@@ -5,7 +5,7 @@ import json
 from citations.records.canonical import canonical_bytes
 from citations.models import PaperSnapshot
 from citations.records.build import build_record
-from citations.records.importer import BUILD_MINUTE, import_record
+from citations.sources.record_import import BUILD_MINUTE, import_record
 from citations.records.timestamps import parse_z
 from tests.conftest import SEED_004
 from tests.test_importers_fuzz import reseal

@@ -6,7 +6,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from citations.sources.ingest import ReferenceList, import_citation_counts, ingest_reference_list, lines_of
+from citations.input_files import lines_of
+
+from citations.sources.citation_counts import import_citation_counts
+
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.models import ScholarlyWorkEvent, StandingSourceSync
 from citations.records.presentation import standing_summary
 from citations.records.build import build_record
@@ -257,7 +261,7 @@ def test_citation_counts_are_kept_per_source_and_never_summed(cites_retracted_wo
 
 
 def test_a_record_with_events_reimports_as_a_no_op(cites_retracted_work):
-    from citations.records.importer import import_record
+    from citations.sources.record_import import import_record
 
     sync_standing_source(source="retraction_watch", data=(HEADER + rw_row(50438, CITED_DOI)).encode())
     check_works()

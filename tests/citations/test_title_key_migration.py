@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from citations.resolution.text import key_fingerprint, title_blocking_keys
+from citations.parsing.text import key_fingerprint, title_blocking_keys
 
 BEFORE, AFTER = ("citations", "0018_work_revisions"), ("citations", "0019_title_key_fingerprints")
 TITLE = "SmartSwap: Swap-Based Memory Optimization"

@@ -10,7 +10,7 @@ from curation.groups import curators_group
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-from citations.records.importer import import_record
+from citations.sources.record_import import import_record
 from tests.conftest import SEED_000, SEED_004, save_screenshot
 
 @pytest.fixture
@@ -100,7 +100,7 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_curator_splits_two_references_run_together_and_the_record_shows_both(browser, transactional_db,
                                                                                 live_server, width):
-    from citations.sources.ingest import ReferenceList, ingest_reference_list
+    from citations.sources.reference_lists import ReferenceList, ingest_reference_list
     from tests.curation.test_segmentation import CITING, EXTRACTED
     from tests.factories import make_paper
 

@@ -75,7 +75,7 @@ def test_a_reference_with_raw_text_shows_it_as_the_source_gave_it(logged_in, db)
 
 
 def test_a_reference_read_from_a_pdf_shows_the_page_it_starts_on(logged_in, db):
-    from citations.sources.ingest import ReferenceList, ingest_reference_list
+    from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 
     make_paper("2501.00004")
     _, [reference_id] = ingest_reference_list(ReferenceList("2501.00004", 1, "pdf_text",

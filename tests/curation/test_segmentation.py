@@ -1,7 +1,7 @@
 """A curator's "split here" and "join with next": a corrected list, the observed one kept, audited."""
 import pytest
 
-from citations.sources.ingest import ReferenceList, ingest_reference_list
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.models import PaperReference, PaperReferenceLink, ReferenceExtraction
 from citations.records.build import build_record
 from citations.resolution.index import index_paper_titles

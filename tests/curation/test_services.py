@@ -56,7 +56,7 @@ def test_withdrawing_shows_the_observed_value_again(access_date, curator):
 
 
 def test_a_corrected_title_is_resolved_again_and_can_now_match(db, curator):
-    from citations.sources.ingest import ReferenceList, ingest_reference_list
+    from citations.sources.reference_lists import ReferenceList, ingest_reference_list
     from citations.resolution.index import index_paper_titles
 
     held = make_paper("2104.07857", title="ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning")

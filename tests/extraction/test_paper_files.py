@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from citations.extraction.paper_files import ingest_paper_file, target_of
-from citations.sources.ingest import ReferenceList, ingest_reference_list
+from citations.sources.paper_files import ingest_paper_file, target_of
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.models import Job, JobState, PaperReference, ReferenceExtraction
 from citations.records.build import build_record
 from tests.extraction.test_latex_references import plainnat_bbl, raw_references
@@ -138,7 +138,7 @@ def test_an_unknown_kind_of_file_is_a_programming_error(paper, tmp_path):
 
 
 def test_a_doi_the_entry_links_to_but_does_not_print_is_kept_for_resolution():
-    from citations.extraction.paper_files import with_linked_identifiers
+    from citations.sources.paper_files import with_linked_identifiers
 
     text = "R. Epstein, The Generation of Gravitational Radiation, Astrophys. J. 223 (1978) 1037."
     assert with_linked_identifiers(text, ("https://doi.org/10.1086/156337",)) == text + " https://doi.org/10.1086/156337"

@@ -3,8 +3,9 @@ import pytest
 from django.db import transaction
 
 from citations.models import RecordGeneration
-from citations.records.cache import lists_generation
-from citations.records.cache import cached_record, generation_of, local_bodies, records_changed
+from citations.models.generations import lists_generation
+from citations.records.cache import cached_record, local_bodies
+from citations.models.generations import generation_of, records_changed
 from tests.factories import make_paper, make_references
 
 CLOSED_PORT_CACHE = {"default": {

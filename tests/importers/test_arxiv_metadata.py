@@ -8,8 +8,9 @@ from django.core.management import call_command, execute_from_command_line
 from django.core.management.base import CommandError
 from django.db import IntegrityError
 
-from citations.sources import ingest
-from citations.sources.ingest import MAX_LINE_BYTES, import_arxiv_metadata, lines_of, open_lines
+from citations.sources import arxiv_metadata
+from citations.input_files import MAX_LINE_BYTES, lines_of, open_lines
+from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.models import Paper, PaperSnapshot, PaperVersion
 
 CREATED = "Sun, 14 Sep 2025 03:55:03 GMT"
@@ -106,7 +107,7 @@ def test_a_line_the_database_refuses_is_rejected_alone_and_the_rest_of_its_batch
         return write_snapshots(snapshots, *args, **kwargs)
 
     monkeypatch.setattr(PaperSnapshot.objects, "bulk_create", refusing)
-    monkeypatch.setattr(ingest, "METADATA_BATCH", 4)
+    monkeypatch.setattr(arxiv_metadata, "METADATA_BATCH", 4)
     lines = [line(metadata(new_style_id(n))) for n in range(1, 11)]
     lines[5] = line(metadata(new_style_id(6), title="refused by the database"))
     report = import_arxiv_metadata(lines_of(b"".join(lines)))
@@ -119,7 +120,7 @@ def test_a_line_the_database_refuses_is_rejected_alone_and_the_rest_of_its_batch
 
 @pytest.mark.postgresql
 def test_on_postgresql_a_primary_category_too_long_for_its_column_is_refused_by_the_database_alone(db, monkeypatch):
-    monkeypatch.setattr(ingest, "_checked_categories", lambda value: (value.split()[0], value))
+    monkeypatch.setattr(arxiv_metadata, "_checked_categories", lambda value: (value.split()[0], value))
     data = line(metadata("2501.00001")) + line(metadata("2501.00002", categories="c" * 100)) + line(metadata("2501.00003"))
     report = import_arxiv_metadata(lines_of(data))
     (reason,) = report.rejected

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from citations.models import Job, ScholarlyWorkEvent, StandingSourceSync
 from citations.records.presentation import standing_summary
 from citations.records.build import build_record
-from citations.records.importer import import_record
+from citations.sources.record_import import import_record
 from citations.standing import openalex
 from citations.standing.checks import check_works
 from citations.standing.events import BadFile, RejectedRow, SourceEvent, WorkRead

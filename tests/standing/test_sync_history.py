@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from citations.models import ReceiptEvent, RetractionStatusReceipt, ScholarlyWorkEvent
 from citations.records.build import build_record
-from citations.records.importer import import_record
+from citations.sources.record_import import import_record
 from citations.standing.checks import check_works
 from citations.standing.revisions import newest_as_of
 from citations.standing.sync import sync_standing_source

@@ -7,9 +7,9 @@ import uuid
 import pytest
 from django.db import connection
 
-from citations.sources.ingest import lines_of
+from citations.input_files import lines_of
 from citations.models import CitedWork, PaperTitleKey, WorkIdentifier, WorkTitleKey
-from citations.resolution.text import title_fingerprints
+from citations.parsing.text import title_fingerprints
 from citations.sql_arrays import any_of
 from citations.works import importer, read_ahead
 from citations.works.importer import import_works

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from citations.sources.ingest import ReferenceList, ingest_reference_list, lines_of
+from citations.input_files import lines_of
+
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.models import CitedWork, PaperReference, WorkTitleKey, WorkIdentifier
 from citations.records.build import build_record
 from citations.resolution.service import resolve_paper

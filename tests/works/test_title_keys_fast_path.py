@@ -1,4 +1,4 @@
-"""The fast paths of fold() / comparable_title() / title_blocking_keys() (citations/resolution/text.py), for
+"""The fast paths of fold() / comparable_title() / title_blocking_keys() (citations/parsing/text.py), for
 ASCII and for text that folds to ASCII, give byte-identical results to the Unicode path they shortcut (the
 fingerprints of stored keys depend on it), on every real title at hand: the
 biblio-glutton set (titles, journals, authors, reference strings) and the GROBID citation corpus."""
@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from citations.resolution import text
+from citations.parsing import text
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 GLUTTON = SHARED / "biblio-glutton-doi-matching" / "references-doi-matching.json.gz"

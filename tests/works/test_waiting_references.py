@@ -5,7 +5,9 @@ import json
 import pytest
 from django.core.management import call_command
 
-from citations.sources.ingest import import_arxiv_metadata, lines_of
+from citations.input_files import lines_of
+
+from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.models import Job, PaperReference, WaitingReferenceKey
 from citations.resolution.matching import ReferenceFields, Resolution
 from citations.resolution.service import resolve_references

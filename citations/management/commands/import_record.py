@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.records.importer import RecordRefused, import_record
+from citations.sources.record_import import RecordRefused, import_record
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.sources.ingest import open_lines
+from citations.input_files import open_lines
 from citations.management.progress import byte_progress, report_lines
 from citations.validation import OutOfRange, parse_time
 from citations.works.importer import READERS, import_works

@@ -1,4 +1,4 @@
-from citations.extraction.paper_files import PDF
+from citations.sources.paper_files import PDF
 from citations.management.file_ingest import FileIngestCommand
 
 

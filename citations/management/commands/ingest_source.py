@@ -1,4 +1,4 @@
-from citations.extraction.paper_files import SOURCE
+from citations.sources.paper_files import SOURCE
 from citations.management.file_ingest import FileIngestCommand
 
 

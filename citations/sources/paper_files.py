@@ -2,7 +2,7 @@
 
 `ingest_paper_file()` reads the file, takes its reference list out (pdf_references.py for a PDF;
 latex_references.py for a source package), stores it as the version's new observation set through
-the one writer of reference lists (citations/sources/ingest.py: an unchanged list is left alone, a changed
+the one writer of reference lists (citations/sources/reference_lists.py: an unchanged list is left alone, a changed
 one is a new set beside the old), and resolves it. A file that cannot be read (encrypted, scanned,
 truncated, not what it says, a package with `../` paths, links or a bomb in it, no reference
 section) is refused with one sentence saying why, and nothing is written: the paper's earlier
@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from citations.sources.ingest import MAX_REFERENCES, MAX_VERSION, ReferenceList, RejectedLine, ingest_reference_list
+from citations.arxiv_ids import MAX_VERSION
+from citations.input_files import RejectedLine
+from citations.sources.reference_lists import MAX_RAW_TEXT, MAX_REFERENCES, ReferenceList, ingest_reference_list
 from citations.jobs.planning import plan_chunks
 from citations.models import Job, JobChunk, Paper, PaperSnapshot
 from citations.models.references import PDF_TEXT
@@ -31,7 +33,6 @@ from citations.validation import OutOfRange, clean_text
 PDF, SOURCE = "pdf", "source"
 KINDS = (PDF, SOURCE)
 JOB_KIND = "ingest_files"
-MAX_RAW_TEXT = 10_000          # as citations/sources/ingest.py accepts a reference
 # arXiv's bulk files are named by id and version: 2509.11076v2.pdf, hep-th9901001v1.pdf (old-style
 # ids lose their slash in file names), 2509.11076v2.tar.gz or .gz for a source package.
 _FILE_NAME = re.compile(r"^(?P<id>(?:[a-z][a-z.-]*?(?:\.[A-Z]{2})?)?\d{4}(?:\.\d{4,5}|\d{3}))(?:v(?P<version>\d+))?"

@@ -16,7 +16,7 @@ volume 55, and a Lecture Notes volume 1998 is a rare loss against many false loc
 import re
 from dataclasses import dataclass
 
-from citations.resolution.text import clean_reference_text, comparable_title, key_fingerprint
+from citations.parsing.text import clean_reference_text, comparable_title, key_fingerprint
 
 _PAGE = r"[A-Za-z]{0,2}[0-9]{1,7}[A-Za-z]?"
 _LOCATOR = re.compile(

@@ -1,11 +1,14 @@
-from pathlib import Path
-
+"""The demo: citations' demo data (citations/demo.py), then what curation adds to it: a curator and an
+operator login, and one curated field. A command of the top layer, as it loads every layer."""
+from django.contrib.auth.models import Permission, User
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.demo import UNARXIVE, demo_data_dir, load_real_papers
-from citations.records.importer import RecordRefused, import_record
+from citations.demo import SEEDS, UNARXIVE, demo_data_dir, load_real_papers
+from citations.models import Override, PaperReference
+from citations.sources.record_import import RecordRefused, import_record
+from curation.groups import curators_group
+from curation.services import apply_override, revision_of
 
-SEEDS = Path(__file__).resolve().parents[2] / "fixtures" / "seeds"
 DEMO_CURATOR = "curator"
 DEMO_PASSWORD = "pith-demo-curator"     # printed on start; a demo database only
 DEMO_OPERATOR = "operator"
@@ -48,10 +51,6 @@ class Command(BaseCommand):
                           f"(demo only; jobs and syncs, and {url}/api/v1/jobs/)")
 
     def _users(self):
-        from django.contrib.auth.models import Permission, User
-
-        from curation.groups import curators_group
-
         curator = self._user(DEMO_CURATOR, DEMO_PASSWORD)
         curator.groups.add(curators_group())
         operator = self._user(DEMO_OPERATOR, DEMO_OPERATOR_PASSWORD)
@@ -65,10 +64,6 @@ class Command(BaseCommand):
         """One correction made as curators make them, so the record page shows a curated field and the
         audit list an entry: the seed's Megatron-LM reference [54], whose year 1909 the parser took from
         its arXiv id 1909.08053. The seed record as of its own time is unchanged (the entry is newer)."""
-        from citations.models import PaperReference
-        from citations.models import Override
-        from curation.services import apply_override, revision_of
-
         reference = PaperReference.objects.filter(extraction__paper_version__paper__arxiv_id="2509.11076",
                                                   reference_index=54, year=1909).first()
         if reference is None or Override.objects.filter(reference=reference, field="year").exists():
@@ -80,8 +75,6 @@ class Command(BaseCommand):
 
     @staticmethod
     def _user(name: str, password: str):
-        from django.contrib.auth.models import User
-
         user, created = User.objects.get_or_create(username=name, defaults={"is_staff": True})
         if created:
             user.set_password(password)

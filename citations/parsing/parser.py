@@ -8,15 +8,15 @@ reference lists extracted from PDF text:
   IEEE             A. Author, B. Author, "Title," in Venue, Year.
   physics          Authors, Journal Vol, Page (Year).      (no title: none is invented)
 
-What it cannot read confidently it leaves empty; citations/resolution/quality.py then says why
+What it cannot read confidently it leaves empty; citations/parsing/quality.py then says why
 the fields cannot be trusted.
 """
 import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from citations.resolution.identifiers import Identifier, find_identifiers, mask
-from citations.resolution.text import clean_reference_text
+from citations.parsing.identifiers import Identifier, find_identifiers, mask
+from citations.parsing.text import clean_reference_text
 
 PARSER_NAME = "pith-rules/1"
 

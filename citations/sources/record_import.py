@@ -39,13 +39,13 @@ from citations.models import (
 )
 from citations.models.references import ExtractionOrigin
 from citations.current.papers import papers_changed
-from citations.records.cache import records_changed
+from citations.models.generations import records_changed
 from citations.resolution.index import index_paper_titles
 from citations.records.build import REFUSAL, SCHEMA, RecordUnavailable, build_record
 from citations.records.timestamps import OFFSET_RENDERING, parse_offset, parse_z
 from citations.validation import OutOfRange, checked_date, checked_time
 
-SCHEMA_PATH = Path(__file__).with_name("schema") / "record-v1.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "records" / "schema" / "record-v1.schema.json"
 IMPORT_SOURCE = "record_import"
 # The build time lies somewhere in the minute that as_of names.
 BUILD_MINUTE = timedelta(minutes=1) - timedelta(microseconds=1)
