@@ -26,8 +26,8 @@ from citations.sources.reference_lists import MAX_RAW_TEXT
 from citations.models import PaperReference, PaperReferenceLink, PaperVersion, ReferenceExtraction, ResolutionState
 from citations.models.references import ExtractionOrigin
 from citations.current.papers import papers_changed
-from citations.models.generations import records_of_papers_changed
-from citations.current.resolutions import links_written
+from citations.jobs.dispatch import dispatch_task
+from citations.resolution.links import write_links
 from citations.parsing.parser import PARSER_NAME, parse_reference
 from citations.models import Override, OverrideAction, OverrideField
 from curation.services import OverrideRefused, can_curate, clean_reason, lock_reference
@@ -169,9 +169,8 @@ def _correct(*, reference_id, reason: str, curator, expected_revision: int, part
         entry.previous_text, entry.result_list = reference.raw_text, corrected
         entry.save()
         entry.not_carried = _carry_overrides(parts, new_references, now)
-        cited = _write_links(parts, new_references, entry, now)
+        _write_links(parts, new_references, entry, now)
         papers_changed([extraction.paper_version.paper_id])
-        records_of_papers_changed(paper_ids={extraction.paper_version.paper_id, *cited})
         entry.parts = [new for part, new in zip(parts, new_references) if part.raw_text is not None]
         entry.follow_up_job = _resolve_after_commit(entry.parts)
     return entry
@@ -224,9 +223,9 @@ def _carry_overrides(parts: list[_Part], new_references: list[PaperReference], n
     return [entry for entry in in_force if entry.reference_id not in carried_to]
 
 
-def _write_links(parts: list[_Part], new_references: list[PaperReference], entry: Override, now) -> set[int]:
-    """Each carried reference's newest link, copied; an unresolved first link for each new one.
-    Returns the papers the corrected list's links cite (their inbound lists change)."""
+def _write_links(parts: list[_Part], new_references: list[PaperReference], entry: Override, now) -> None:
+    """Each carried reference's newest link, copied; an unresolved first link for each new one (the
+    link writer tells the records of the citing paper and of the papers they cite)."""
     old_ids = [part.source.pk for part in parts]
     newest = {}
     for link in PaperReferenceLink.objects.filter(reference_id__in=old_ids).order_by("reference_id", "observed_at", "id"):
@@ -244,14 +243,10 @@ def _write_links(parts: list[_Part], new_references: list[PaperReference], entry
                 reference=new, state=ResolutionState.UNRESOLVED, observed_at=now, resolver_version="",
                 evidence={"stage": f"cut anew by a curator ({entry.get_field_display()}, #{entry.pk}), "
                                    "not yet resolved"}))
-    links = PaperReferenceLink.objects.bulk_create(links)
-    links_written(link.pk for link in links)
-    return {link.cited_paper_id for link in newest.values() if link.cited_paper_id}
+    write_links(links, replaced=[*old_ids, *([entry.join_with_id] if entry.join_with_id else [])])
 
 
 def _resolve_after_commit(references: list[PaperReference]):
-    from citations.jobs.dispatch import dispatch_task
-
     return dispatch_task("curation.re_resolve_references", args=[[str(r.pk) for r in references]])
 
 

@@ -13,8 +13,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from citations.current.resolutions import curation_changed, links_written
-from citations.resolution.waiting import file_waiting
+from citations.current.resolutions import curation_changed
+from citations.jobs.dispatch import dispatch_task
+from citations.models.generations import records_of_papers_changed
+from citations.resolution.links import write_links
+from citations.resolution.service import canonical_works
 from citations.arxiv_ids import ARXIV_DOI_PREFIX, InvalidArxivId, parse_arxiv_id
 from citations.models import (CitedWork, IdentifierKind, Paper, PaperReference, PaperReferenceLink, ResolutionState,
                               WorkIdentifier)
@@ -295,28 +298,16 @@ def _previous(reference: PaperReference, field: str, current: dict) -> tuple[str
 
 
 def _write_curated_link(reference: PaperReference, entry: Override) -> None:
-    from citations.resolution.service import canonical_works
-
     work_id = entry.link_work_id
     if work_id is None and entry.link_paper_id:
         work_id = canonical_works(paper_ids={entry.link_paper_id}).get(entry.link_paper_id)
-    link = PaperReferenceLink.objects.create(
+    write_links([PaperReferenceLink(
         reference=reference, state=ResolutionState.VERIFIED_EXACT, resolver_source=CURATION_SOURCE,
         cited_paper_id=entry.link_paper_id, cited_work_id=work_id, observed_at=entry.created_at,
-        evidence={"override": entry.pk, "reason": entry.reason}, resolver_version=CURATION_SOURCE)
-    links_written([link.pk])
-    file_waiting({reference.pk: set()})          # linked by hand: no longer waiting for a work
-    if work_id:
-        # As the resolver does on link: a work named by its DOI may be retracted, and the record
-        # says so from this commit on, not from the next daily sync.
-        from citations.standing.checks import check_works
-
-        check_works(work_ids={work_id})
+        evidence={"override": entry.pk, "reason": entry.reason}, resolver_version=CURATION_SOURCE)])
 
 
 def _records_changed(reference: PaperReference, entry: Override) -> None:
-    from citations.models.generations import records_of_papers_changed
-
     curation_changed([reference.pk])
 
     citing = PaperReference.objects.filter(pk=reference.pk).values_list("extraction__paper_version__paper_id",
@@ -327,6 +318,4 @@ def _records_changed(reference: PaperReference, entry: Override) -> None:
 def _re_resolve_after_commit(reference_id):
     """The re-resolution job, committed with the audit entry; sent to the workers after the commit
     (and again by the sweep if the broker does not take it: citations/jobs/dispatch.py)."""
-    from citations.jobs.dispatch import dispatch_task
-
     return dispatch_task("curation.re_resolve_references", args=[[str(reference_id)]])

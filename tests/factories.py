@@ -3,7 +3,6 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 from citations.current.papers import papers_changed
-from citations.current.resolutions import links_written
 from citations.models import (
     Paper,
     PaperReference,
@@ -14,6 +13,7 @@ from citations.models import (
     ResolutionState,
 )
 from citations.models.references import ExtractionOrigin
+from citations.resolution.links import write_links
 
 T0 = datetime(2026, 8, 1, 12, 0, 0, 123456, tzinfo=UTC)
 
@@ -51,11 +51,8 @@ def make_references(paper: Paper, count: int, *, version: int = 1, observed_at: 
                        parser="test", observed_at=observed_at + timedelta(microseconds=i))
         for i in range(count)
     ])
-    links = PaperReferenceLink.objects.bulk_create([
-        PaperReferenceLink(reference=reference, state=state, resolver_source=resolver_source, cited_paper=cites,
-                           observed_at=reference.observed_at)
-        for reference in references
-    ])
-    links_written(link.pk for link in links)        # as every writer of links does
-    papers_changed([paper.pk])                      # and of reference lists
+    write_links(PaperReferenceLink(reference=reference, state=state, resolver_source=resolver_source, cited_paper=cites,
+                                   observed_at=reference.observed_at)
+                for reference in references)
+    papers_changed([paper.pk])                      # as every writer of reference lists does
     return references

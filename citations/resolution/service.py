@@ -1,4 +1,5 @@
-"""Writing resolutions: the one place where a reference's state changes.
+"""Resolving references: what the resolver finds for each, written through the one link writer
+(citations/resolution/links.py).
 
 Resolution is idempotent: a reference whose newest link already says what the resolver finds
 (same state, resolver, paper and work) gets no new row, so re-running a job, or a job redelivered
@@ -18,12 +19,11 @@ from citations.arxiv_ids import arxiv_doi
 from citations.models.overrides import active_overrides
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, ReferenceExtraction
 from citations.models.references import source_rank
-from citations.models.generations import records_of_papers_changed
-from citations.current.resolutions import links_written
 from citations.resolution.fields import reference_fields
 from citations.resolution.matching import RESOLVER_VERSION, Resolution, resolve
 from citations.resolution.store import DatabaseStore
-from citations.resolution.waiting import file_waiting, waiting_keys
+from citations.resolution.links import write_links
+from citations.resolution.waiting import waiting_keys
 
 BATCH_SIZE = 200
 CURATION = "curation"
@@ -113,30 +113,9 @@ def _resolve_batch(reference_ids: list) -> ResolutionSummary:
                 summary.unchanged += 1
                 continue
             new_links.append(_link(pk, result, work_id, now))
-        PaperReferenceLink.objects.bulk_create(new_links)
-        file_waiting(waiting)
-        links_written(link.pk for link in new_links)
+        write_links(new_links, waiting=waiting)
         summary.written += len(new_links)
-        _check_standing_of_linked_works(new_links)
-        if new_links:
-            changed = {link.reference_id for link in new_links}
-            touched = {newest[pk]["cited_paper_id"] for pk in changed if pk in newest}
-            touched |= {results[pk].paper_id for pk in changed}
-            touched |= {ref.extraction.paper_version.paper_id for ref in references if ref.pk in changed}
-            records_of_papers_changed(paper_ids=touched)
     return summary
-
-
-def _check_standing_of_linked_works(links: list[PaperReferenceLink]) -> None:
-    """Standing on link: a reference that now names a work has that work checked against every
-    synchronised source at once, in this transaction, not at the next daily sync, so its record says
-    "cites a retracted work" as soon as it says whom it cites. Works already checked against a
-    sync are skipped (a receipt per work and sync), so this costs a few indexed reads per batch."""
-    from citations.standing.checks import check_works
-
-    work_ids = {link.cited_work_id for link in links if link.cited_work_id}
-    if work_ids:
-        check_works(work_ids=work_ids)
 
 
 def _link(reference_id, result: Resolution, work_id, now: datetime) -> PaperReferenceLink:

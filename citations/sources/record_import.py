@@ -19,7 +19,6 @@ from uuid import UUID
 import jsonschema
 from django.db import DatabaseError, transaction
 
-from citations.current.resolutions import links_written
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.records.canonical import context_digest, observation_digest
 from citations.models import (
@@ -40,6 +39,7 @@ from citations.models import (
 from citations.models.references import ExtractionOrigin
 from citations.current.papers import papers_changed
 from citations.models.generations import records_changed
+from citations.resolution.links import write_links
 from citations.resolution.index import index_paper_titles
 from citations.records.build import REFUSAL, SCHEMA, RecordUnavailable, build_record
 from citations.records.timestamps import OFFSET_RENDERING, parse_offset, parse_z
@@ -284,6 +284,7 @@ class _Decomposer:
         self.papers: dict[str, Paper] = {}
         self.versions: dict[tuple[str, int], PaperVersion] = {}
         self.extractions: dict[tuple[int, str], ReferenceExtraction] = {}
+        self.links: list[PaperReferenceLink] = []           # written together, by the one link writer
 
     def run(self) -> ImportSummary:
         record = self.record
@@ -295,6 +296,7 @@ class _Decomposer:
             self._measurement(top["arxiv_id"], measurement)
         for observation in record["outbound"] + record["inbound"]:
             self._observation(observation)
+        write_links(self.links, check_standing=False)
         rr = record["reference_resolution"]
         inbound_lane = record["coverage"][2]
         self.summary.capped = (rr["total_outbound_references"] > rr["displayed"]
@@ -453,10 +455,9 @@ class _Decomposer:
             raise RecordRefused(f"observation {oid}: a different resolution is held for {resolution['observed_at']}")
         if facts["state"] in ("verified_exact", "verified_fuzzy") and cited is None and work is None:
             raise RecordRefused(f"observation {oid}: a {facts['state']} resolution names no paper or work")
-        link = PaperReferenceLink.objects.create(reference=reference, observed_at=observed_at,
-                                                 evidence={"origin": IMPORT_SOURCE}, resolver_version=IMPORT_SOURCE,
-                                                 **facts)
-        links_written([link.pk])
+        self.links.append(PaperReferenceLink(reference=reference, observed_at=observed_at,
+                                             evidence={"origin": IMPORT_SOURCE}, resolver_version=IMPORT_SOURCE,
+                                             **facts))
         self.summary.count("paper_reference_links")
 
     # standing

@@ -21,9 +21,8 @@ from citations.models import (
     ResolutionState,
 )
 from citations.models.references import REFERENCE_SOURCES, ExtractionOrigin
-from citations.models.generations import records_changed
 from citations.current.papers import papers_changed
-from citations.current.resolutions import links_written
+from citations.resolution.links import write_links
 from citations.parsing.parser import PARSER_NAME, parse_reference
 from citations.validation import OutOfRange, clean_text
 from citations.input_files import DATABASE_REFUSALS, IngestReport, RejectedLine, database_refusal, json_lines
@@ -131,14 +130,10 @@ def ingest_reference_list(item: ReferenceList, *, observed_at: datetime | None =
                 identifiers=[i.as_json() for i in parsed.identifiers], parser=PARSER_NAME, observed_at=observed_at,
             ))
         PaperReference.objects.bulk_create(references)
-        links = PaperReferenceLink.objects.bulk_create([
-            PaperReferenceLink(reference=r, state=ResolutionState.UNRESOLVED, observed_at=observed_at,
-                               evidence={"stage": "ingested, not yet resolved"}, resolver_version="")
-            for r in references
-        ])
-        links_written(link.pk for link in links)
+        write_links(PaperReferenceLink(reference=r, state=ResolutionState.UNRESOLVED, observed_at=observed_at,
+                                       evidence={"stage": "ingested, not yet resolved"}, resolver_version="")
+                    for r in references)
         papers_changed([paper.pk])
-        records_changed(arxiv_ids=[item.arxiv_id])
         return "created", [r.pk for r in references]
 
 
