@@ -30,7 +30,8 @@ def test_a_curators_link_changes_the_record_of_the_paper_it_no_longer_names(cura
 
 
 def test_a_reference_that_names_its_work_waits_for_none(curator):
-    citing, right = make_paper("2501.00011"), make_paper("2501.00012")
+    citing = make_paper("2501.00011")
+    make_paper("2501.00012")
     [reference] = make_references(citing, 1)
     WaitingReferenceKey.objects.create(key=7, reference_id=reference.pk)
     apply_override(reference_id=reference.pk, field="link", value="2501.00012", reason="named in the text",
