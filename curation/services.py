@@ -7,7 +7,6 @@ commit, the reference is re-resolved in the background: a corrected title or yea
 """
 import re
 from dataclasses import dataclass
-from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -22,7 +21,8 @@ from citations.arxiv_ids import ARXIV_DOI_PREFIX, InvalidArxivId, parse_arxiv_id
 from citations.models import (CitedWork, IdentifierKind, Paper, PaperReference, PaperReferenceLink, ResolutionState,
                               WorkIdentifier)
 from citations.parsing.identifiers import normalise_doi
-from citations.parsing.quality import EARLIEST_YEAR, title_problems
+from citations.parsing.quality import title_problems
+from citations.time_rules import EARLIEST_YEAR, is_plausible_year, latest_plausible_year
 from citations.models import SEGMENTATION_FIELDS, VALUE_FIELDS, Override, OverrideAction, OverrideField
 from citations.models.overrides import active_overrides
 
@@ -81,12 +81,12 @@ def clean_title(value) -> str:
 
 
 def clean_year(value) -> int:
-    latest = date.today().year + 1
+    latest = latest_plausible_year()
     try:
         year = int(str(value).strip())
     except (TypeError, ValueError):
         raise OverrideRefused(f"“{str(value)[:40]}” is not a year.", field="value") from None
-    if not EARLIEST_YEAR <= year <= latest:
+    if not is_plausible_year(year):
         raise OverrideRefused(f"A year must be between {EARLIEST_YEAR} and {latest}.", field="value")
     return year
 

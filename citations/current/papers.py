@@ -13,14 +13,13 @@ from django.utils import timezone
 
 from citations.models.current import PaperCurrent
 from citations.models.references import source_rank_sql
+from citations.time_rules import newest_snapshot_sql
 from citations.models.generations import lists_changed
 
 TABLE = PaperCurrent._meta.db_table
 _CHUNK = 5000
 _SELECT = """SELECT p.id,
-        (SELECT s.id FROM paper_snapshots s
-         WHERE s.paper_id = p.id AND s.observed_at <= %s AND (s.recorded_at IS NULL OR s.recorded_at <= %s)
-         ORDER BY s.observed_at DESC, s.revision DESC LIMIT 1),
+        """ + newest_snapshot_sql("p.id", "%s") + """,
         (SELECT e.id FROM reference_extractions e JOIN paper_versions v ON v.id = e.paper_version_id
          WHERE v.paper_id = p.id AND e.observed_at <= %s
          ORDER BY v.version DESC, """ + source_rank_sql("e") + """, e.observed_at DESC, e.id DESC LIMIT 1),

@@ -13,6 +13,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from citations.models.current import CurrentResolution
+from citations.time_rules import override_in_force_sql
 
 TABLE = CurrentResolution._meta.db_table
 COLUMNS = ("reference_id", "link_id", "state", "resolver_source", "cited_paper_id", "cited_work_id", "resolved_at",
@@ -23,12 +24,9 @@ _SELECT = """SELECT l.reference_id, l.id, l.state, l.resolver_source, l.cited_pa
     JOIN paper_references r ON r.id = l.reference_id
     JOIN reference_extractions e ON e.id = r.extraction_id
     JOIN paper_versions v ON v.id = e.paper_version_id"""
-# An override in force: the newest entry for its reference and field sets a value.
-# (A split or join is not a value in force: curation.models.VALUE_FIELDS.)
-_CURATED = """EXISTS (SELECT 1 FROM curation_overrides o WHERE o.reference_id = {reference} AND o.action = 'set'
-    AND o.field IN ('title', 'year', 'not_a_work', 'link')
-    AND NOT EXISTS (SELECT 1 FROM curation_overrides n WHERE n.reference_id = o.reference_id
-                    AND n.field = o.field AND n.id > o.id))"""
+# The curated flag: an override in force (citations/time_rules.py).
+_CURATED = f"""EXISTS (SELECT 1 FROM curation_overrides o WHERE o.reference_id = {{reference}}
+    AND {override_in_force_sql("o")})"""
 _CHUNK = 5000
 
 

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from citations import time_rules
 from citations.models.papers import Paper
 from citations.models.references import PaperReference, ReferenceExtraction
 from citations.models.resolution import CitedWork
@@ -32,21 +33,13 @@ class OverrideField(models.TextChoices):
 
 # Fields whose newest `set` entry is a value in force over the observation. A split or a join is
 # not: it is an event that wrote a corrected list, undone by the opposite correction, not withdrawn.
-VALUE_FIELDS = (OverrideField.TITLE, OverrideField.YEAR, OverrideField.NOT_A_WORK, OverrideField.LINK)
+VALUE_FIELDS = tuple(OverrideField(field) for field in time_rules.VALUE_FIELDS)
 SEGMENTATION_FIELDS = (OverrideField.SPLIT, OverrideField.JOIN)
 
 
 class OverrideAction(models.TextChoices):
     SET = "set", "set"
     WITHDRAW = "withdraw", "withdraw"
-
-
-class OverrideQuerySet(models.QuerySet):
-    def in_force(self):
-        """Set entries that are the newest entry for their reference and field."""
-        newer = Override.objects.filter(reference_id=models.OuterRef("reference_id"), field=models.OuterRef("field"),
-                                        id__gt=models.OuterRef("id"))
-        return self.filter(action=OverrideAction.SET, field__in=VALUE_FIELDS).exclude(models.Exists(newer))
 
 
 class Override(models.Model):
@@ -76,7 +69,7 @@ class Override(models.Model):
     curator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="overrides")
     created_at = models.DateTimeField(default=timezone.now)
 
-    objects = OverrideQuerySet.as_manager()
+    objects = time_rules.OverrideQuerySet.as_manager()
 
     class Meta:
         db_table = "curation_overrides"

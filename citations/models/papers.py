@@ -2,6 +2,8 @@
 from django.db import models
 from django.utils import timezone
 
+from citations.time_rules import SnapshotQuerySet
+
 
 class Paper(models.Model):
     """An arXiv paper, by identity only; what is known of it lives in dated snapshots."""
@@ -15,12 +17,6 @@ class Paper(models.Model):
 
     def __str__(self) -> str:
         return f"arXiv:{self.arxiv_id}"
-
-
-class PaperSnapshotQuerySet(models.QuerySet):
-    def newest_first(self):
-        """Newest observation first, and of one observation its newest completion."""
-        return self.order_by("-observed_at", "-revision")
 
 
 class PaperSnapshot(models.Model):
@@ -53,7 +49,7 @@ class PaperSnapshot(models.Model):
     recorded_at = models.DateTimeField(null=True, blank=True,
                                        help_text="For a completion: from when records show it (null: from observed_at).")
 
-    objects = PaperSnapshotQuerySet.as_manager()
+    objects = SnapshotQuerySet.as_manager()
 
     class Meta:
         db_table = "paper_snapshots"

@@ -5,8 +5,9 @@ from functools import cached_property
 from typing import NamedTuple
 
 from django.db import models
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import F, Q
 
+from citations.time_rules import LinkQuerySet
 from citations.models.papers import Paper
 from citations.models.references import PaperReference
 
@@ -172,17 +173,6 @@ class WorkRevision(models.Model):
         return f"{self.work_id}: {self.source} @ {self.observed_at:%Y-%m-%d %H:%M}"
 
 
-class LinkQuerySet(models.QuerySet):
-    def current(self, cutoff):
-        """Only each reference's newest link observed by the cutoff: the resolution a record shows."""
-        newest = (
-            PaperReferenceLink.objects.filter(reference_id=OuterRef("reference_id"), observed_at__lte=cutoff)
-            .order_by("-observed_at", "-id")
-            .values("id")[:1]
-        )
-        return self.filter(observed_at__lte=cutoff, id=Subquery(newest))
-
-
 class PaperReferenceLink(models.Model):
     """One resolution of a reference: its state, what it links to, who decided, when.
 
@@ -200,7 +190,7 @@ class PaperReferenceLink(models.Model):
     evidence = models.JSONField(default=dict, blank=True, help_text="What matched and how well.")
     resolver_version = models.CharField(max_length=40, blank=True, default="")
 
-    objects = LinkQuerySet.as_manager()
+    objects = LinkQuerySet.as_manager()      # current(): the newest link as of a time
 
     class Meta:
         db_table = "paper_reference_links"

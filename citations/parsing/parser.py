@@ -13,8 +13,8 @@ the fields cannot be trusted.
 """
 import re
 from dataclasses import dataclass, field
-from datetime import date
 
+from citations.time_rules import latest_plausible_year
 from citations.parsing.identifiers import Identifier, find_identifiers, mask
 from citations.parsing.text import clean_reference_text
 
@@ -78,7 +78,7 @@ def parse_reference(raw: str) -> ParsedReference:
 
 def _find_year(masked: str) -> tuple[int | None, tuple[int, int] | None]:
     without_pages = _PAGE_RANGE.sub(lambda m: " " * len(m.group(0)), masked)
-    latest = date.today().year + 1
+    latest = latest_plausible_year()
     found = [(int(m.group(1)), m.span(1)) for m in _YEAR.finditer(without_pages) if int(m.group(1)) <= latest]
     # "MNRAS, 443,1973": a number right after a volume and a comma is a page, not a year.
     plausible = [(y, span) for y, span in found if not re.search(r"[0-9]\s*,\s*$", masked[max(0, span[0] - 4):span[0]])]

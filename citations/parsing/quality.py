@@ -5,11 +5,10 @@ them): an access date read as the title, an author list or a venue in the title 
 that cannot be a publication year, such as 1909 read from arXiv id 1909.08053.
 """
 import re
-from datetime import date
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from citations.time_rules import is_plausible_year
 
-EARLIEST_YEAR = 1600          # the same bound curators' overrides are held to
 
 _ACCESS_DATE = re.compile(
     r"^\s*(?:\[?online\]?[;,]?\s*)?(?:last\s+)?(?:accessed|retrieved|visited|viewed)\b[\s:,-]*(?:on\s+)?"
@@ -73,7 +72,7 @@ def year_problems(year: int | None, *, arxiv_id: str | None = None) -> list[str]
     """Why the year cannot be a publication year; empty when it can (or when there is none)."""
     if year is None:
         return []
-    if not EARLIEST_YEAR <= year <= date.today().year + 1:
+    if not is_plausible_year(year):
         return ["year_impossible"]
     if arxiv_id:
         try:

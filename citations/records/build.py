@@ -33,6 +33,7 @@ from citations.models import CitedWork, Paper, ResolutionState
 from citations.models.references import source_rank_sql
 from citations.models.resolution import LINKING_STATES
 from citations.records.timestamps import long_date, render_z, truncate_to_minute
+from citations.time_rules import newest_link_sql, newest_snapshot_sql, override_in_force_sql, snapshot_known_sql
 
 SCHEMA = "pith.paper-citation-record.v1"
 CAPS = {"database_statements": 6, "inbound": 100, "outbound": 100}
@@ -40,6 +41,7 @@ REFUSAL = "A citation records a reference. It does not transfer a finding from o
 STATES = tuple(sorted(ResolutionState.values))
 REFERENCE_SOURCES = "paper_references, paper_reference_links"
 _LIST_RANK = source_rank_sql("e2")       # a version's lists, best first
+CUTOFF = "%(cutoff)s"                    # every statement's time, as a named parameter
 STANDING_SOURCES = "scholarly_work_events, retraction_status_cache"
 
 # Standing-notice reasons (docs/record-v1.md, "Standing notice").
@@ -214,12 +216,8 @@ def _fetch(sql: str, params) -> list[tuple]:
 
 # A snapshot's completions (more of the same snapshot, known to a later record) are revisions of
 # it, each showing from the time it was recorded; a record as of an earlier time never sees them.
-_SNAPSHOT_KNOWN = "(s2.recorded_at IS NULL OR s2.recorded_at <= %(cutoff)s)"
-_NEWEST_SNAPSHOT = """(SELECT s2.id FROM paper_snapshots s2
-    WHERE s2.paper_id = {paper} AND s2.observed_at <= %(cutoff)s AND """ + _SNAPSHOT_KNOWN + """
-    ORDER BY s2.observed_at DESC, s2.revision DESC LIMIT 1)"""
-_NEWEST_LINK = """(SELECT l2.id FROM paper_reference_links l2
-    WHERE l2.reference_id = r.id AND l2.observed_at <= %(cutoff)s ORDER BY l2.observed_at DESC, l2.id DESC LIMIT 1)"""
+_SNAPSHOT_KNOWN = snapshot_known_sql("s2", CUTOFF)
+_NEWEST_LINK = newest_link_sql("r.id", CUTOFF)
 
 
 # A work known by its arXiv DOI only (a held paper's work) shows the published version's DOI once the
@@ -256,10 +254,8 @@ def _observation_columns(snapshot_paper: str) -> str:
 def _override_joins() -> str:
     """Curators' overrides in force as of the cutoff: for each field, the newest entry, if it sets."""
     return "\n".join(
-        f"""LEFT JOIN curation_overrides {alias} ON {alias}.action = 'set' AND {alias}.id = (
-                SELECT o.id FROM curation_overrides o
-                WHERE o.reference_id = r.id AND o.field = '{field}' AND o.created_at <= %(cutoff)s
-                ORDER BY o.id DESC LIMIT 1)"""
+        f"""LEFT JOIN curation_overrides {alias} ON {alias}.reference_id = r.id AND {alias}.field = '{field}'
+                AND {override_in_force_sql(alias, CUTOFF)}"""
         for alias, field in (("ot", "title"), ("oy", "year"), ("onw", "not_a_work"))
     )
 
@@ -291,7 +287,7 @@ def _outbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
             JOIN paper_versions v ON v.id = e.paper_version_id
             JOIN paper_reference_links l ON l.id = {_NEWEST_LINK}
             LEFT JOIN papers cp ON cp.id = l.cited_paper_id
-            LEFT JOIN paper_snapshots ps ON ps.id = {_NEWEST_SNAPSHOT.format(paper="l.cited_paper_id")}
+            LEFT JOIN paper_snapshots ps ON ps.id = {newest_snapshot_sql("l.cited_paper_id", CUTOFF)}
             LEFT JOIN cited_works w ON w.id = l.cited_work_id
             {_NEWEST_REVISION}
             {_override_joins()}
@@ -317,7 +313,7 @@ def _inbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
             JOIN reference_extractions e ON e.id = r.extraction_id
             JOIN paper_versions v ON v.id = e.paper_version_id
             JOIN papers cp ON cp.id = v.paper_id
-            LEFT JOIN paper_snapshots ps ON ps.id = {_NEWEST_SNAPSHOT.format(paper="v.paper_id")}
+            LEFT JOIN paper_snapshots ps ON ps.id = {newest_snapshot_sql("v.paper_id", CUTOFF)}
             LEFT JOIN cited_works w ON w.id = l.cited_work_id
             {_NEWEST_REVISION}
             {_override_joins()}

@@ -8,9 +8,10 @@ from citations.input_files import RejectedLine
 from citations.models import IdentifierKind
 from citations.parsing.identifiers import normalise_doi
 from citations.parsing.text import title_fingerprints
-from citations.validation import OutOfRange, clean_text
+from citations.time_rules import EARLIEST_YEAR
+from citations.validation import LATEST, OutOfRange, clean_text
 
-EARLIEST_YEAR, LATEST_YEAR = 1600, 2200
+LATEST_YEAR = LATEST.year                # the stored range of years (a work in press may be dated ahead)
 _PAGE_RANGE = re.compile(r"\s*[-–—,]\s*")
 _DOI_URL = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", re.I)
 
