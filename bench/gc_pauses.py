@@ -32,7 +32,8 @@ def child(requests: int, freeze_after: int) -> dict:
     django.setup()
     from django.core.wsgi import get_wsgi_application
 
-    from pith.heap import freeze_after as install, frozen_objects
+    from pith.heap import freeze_after as install
+    from pith.heap import frozen_objects
 
     # The WSGI handler itself, as gunicorn calls it (Django's test client would leave a signal
     # receiver's finalizer behind per request, a growth of its own that no server has).

@@ -125,9 +125,9 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from citations.records.canonical import canonical_bytes
     from citations.models import PaperReference
     from citations.records.build import build_record
+    from citations.records.canonical import canonical_bytes
 
     call_command("migrate", verbosity=0)
     if PaperReference.objects.count() < REFERENCES:

@@ -551,9 +551,9 @@ def build_references(held_titles: list[str], source: TitleSource, seed: int):
 def ingest(refs) -> tuple[list, dict]:
     """Store the references (once per database: a list already held is unchanged) in CITING_LISTS
     lists of papers 1..CITING_LISTS; returns their ids and id -> (kind, intended paper id)."""
-    from citations.sources.reference_lists import ReferenceList, ingest_reference_list
     from citations.models import PaperReference
     from citations.resolution.service import current_reference_ids
+    from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 
     plan = {}
     per_list = math.ceil(len(refs) / CITING_LISTS)

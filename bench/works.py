@@ -236,10 +236,10 @@ def fill(items: list[dict], distractors: int, waiting: int) -> dict:
 
 def resolve_all(items: list[dict]) -> dict:
     from citations.evaluation.measure import reference_fields
-    from citations.resolution.matching import resolve
-    from citations.parsing.parser import parse_reference
-    from citations.resolution.store import DatabaseStore
     from citations.models import CitedWork
+    from citations.parsing.parser import parse_reference
+    from citations.resolution.matching import resolve
+    from citations.resolution.store import DatabaseStore
 
     correct = wrong = missed = 0
     started = time.perf_counter()

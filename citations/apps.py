@@ -6,4 +6,4 @@ class CitationsConfig(AppConfig):
     verbose_name = "Citations"
 
     def ready(self):
-        from citations.jobs import task_records    # noqa: F401 - connects the Celery signals
+        from citations.jobs import task_records  # noqa: F401 - connects the Celery signals

@@ -12,16 +12,17 @@ from collections import Counter
 
 from django.db import connection, transaction
 
+from citations.current.papers import papers_changed
 from citations.models import (
     CurrentResolution,
     ObservationPurge,
+    Override,
     Paper,
     PaperReference,
     PaperReferenceLink,
     ReferenceExtraction,
     WaitingReferenceKey,
 )
-from citations.current.papers import papers_changed
 from citations.models.generations import records_of_papers_changed
 
 MIN_REASON = 10
@@ -51,8 +52,6 @@ def purge_references(*, arxiv_id: str, reason: str, operator, versions: list[int
         references = PaperReference.objects.filter(extraction__in=extractions)
         cited = set(PaperReferenceLink.objects.filter(reference__in=references)
                     .exclude(cited_paper=None).values_list("cited_paper_id", flat=True))
-        from citations.models import Override
-
         counts = Counter()
         # Not observations (a materialised view of the links): gone with them, and not counted.
         CurrentResolution.objects.filter(reference__in=references).delete()

@@ -5,8 +5,14 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
+from citations.jobs.dispatch import dispatch_chunks, dispatch_task, sweep_jobs
 from citations.models import Job, JobChunk
+from citations.records.dumps import plan_dump, run_dump_chunk
 from citations.resolution.service import current_reference_ids, resolve_paper, resolve_references
+from citations.resolution.waiting import resolve_waiting_for_works
+from citations.sources.paper_files import run_file_chunk
+from citations.standing.checks import check_works
+from citations.standing.sync import SyncFailed, source_input, sync_standing_source
 
 # Lost connections, deadlocks and serialization failures pass; everything else is a bug to see.
 RETRYABLE = (OperationalError, InterfaceError)
@@ -49,8 +55,6 @@ def resolve_chunk(chunk_id: int) -> dict:
 @shared_task(name="citations.dump_chunk", base=ChunkTask, **RETRY)
 def dump_chunk(chunk_id: int) -> dict:
     """Write one part of a records dump, or publish it (citations/records/dumps.py)."""
-    from citations.records.dumps import run_dump_chunk
-
     return run_dump_chunk(chunk_id)
 
 
@@ -58,8 +62,6 @@ def dump_chunk(chunk_id: int) -> dict:
 def ingest_file_chunk(chunk_id: int) -> dict:
     """Read one file of a bulk run (a PDF or a source package) into its paper's reference list, and
     resolve it (citations/sources/paper_files.py); a chunk already done is skipped."""
-    from citations.sources.paper_files import run_file_chunk
-
     chunk = JobChunk.objects.get(pk=chunk_id)
     if not chunk.claim():
         return {"skipped": "already done"}
@@ -71,9 +73,6 @@ def ingest_file_chunk(chunk_id: int) -> dict:
 @shared_task(name="citations.dump_records", **RETRY)
 def dump_records_task() -> dict:
     """Plan a dump of every current record and send its parts to the workers (Celery beat, daily)."""
-    from citations.jobs.dispatch import dispatch_chunks
-    from citations.records.dumps import plan_dump
-
     job = plan_dump()
     dispatch_chunks(job)
     return {"dump_job": job.pk, "parts": job.total_chunks - 1}
@@ -82,10 +81,6 @@ def dump_records_task() -> dict:
 @shared_task(name="citations.sync_standing_source", **RETRY)
 def sync_standing_source_task(source: str, path: str) -> dict:
     """Re-read a standing source's file (fetched there by the operator's downloader), then check works."""
-    from citations.standing.sync import SyncFailed, source_input, sync_standing_source
-
-    from citations.jobs.dispatch import dispatch_task
-
     # An OpenAlex file is streamed (gigabytes); the others are read whole.
     report = sync_standing_source(source=source, input_name=path, **source_input(source, path))
     if report.status != "succeeded":
@@ -98,16 +93,12 @@ def sync_standing_source_task(source: str, path: str) -> dict:
 @shared_task(name="citations.check_standing", **RETRY)
 def check_standing(sources: list[str] | None = None) -> dict:
     """One-hop checks of every canonical work against the newest sync of each source."""
-    from citations.standing.checks import check_works
-
     return check_works(sources=sources)
 
 
 @shared_task(name="citations.sweep_jobs", acks_late=True)
 def sweep_jobs_task() -> dict:
     """Send again the jobs the broker never took, lost, or whose worker died (citations/jobs/dispatch.py)."""
-    from citations.jobs.dispatch import sweep_jobs
-
     return sweep_jobs()
 
 
@@ -120,6 +111,4 @@ def resolve_references_task(reference_ids: list[str]) -> dict:
 @shared_task(name="citations.resolve_waiting_for_works", **RETRY)
 def resolve_waiting_for_works_task(works: list | None = None, revisions: list | None = None) -> dict:
     """Send to resolution the references waiting for the works a works import has just written."""
-    from citations.resolution.waiting import resolve_waiting_for_works
-
     return resolve_waiting_for_works(works=works, revisions=revisions)

@@ -21,15 +21,23 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from citations.extraction.pdf_references import is_word_break
-from citations.sources.reference_lists import MAX_RAW_TEXT
-from citations.models import PaperReference, PaperReferenceLink, PaperVersion, ReferenceExtraction, ResolutionState
-from citations.models.references import ExtractionOrigin
 from citations.current.papers import papers_changed
+from citations.extraction.pdf_references import is_word_break
 from citations.jobs.dispatch import dispatch_task
-from citations.resolution.links import write_links
+from citations.models import (
+    Override,
+    OverrideAction,
+    OverrideField,
+    PaperReference,
+    PaperReferenceLink,
+    PaperVersion,
+    ReferenceExtraction,
+    ResolutionState,
+)
+from citations.models.references import ExtractionOrigin
 from citations.parsing.parser import PARSER_NAME, parse_reference
-from citations.models import Override, OverrideAction, OverrideField
+from citations.resolution.links import write_links
+from citations.sources.reference_lists import MAX_RAW_TEXT
 from curation.services import OverrideRefused, can_curate, clean_reason, lock_reference
 
 SHOWN_OPENING = 80          # characters of the other part kept on the audit entry, for people to read

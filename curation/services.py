@@ -12,19 +12,30 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from citations.arxiv_ids import ARXIV_DOI_PREFIX, InvalidArxivId, parse_arxiv_id
 from citations.current.resolutions import curation_changed
 from citations.jobs.dispatch import dispatch_task
+from citations.models import (
+    SEGMENTATION_FIELDS,
+    VALUE_FIELDS,
+    CitedWork,
+    IdentifierKind,
+    Override,
+    OverrideAction,
+    OverrideField,
+    Paper,
+    PaperReference,
+    PaperReferenceLink,
+    ResolutionState,
+    WorkIdentifier,
+)
 from citations.models.generations import records_of_papers_changed
-from citations.resolution.links import write_links
-from citations.resolution.service import canonical_works
-from citations.arxiv_ids import ARXIV_DOI_PREFIX, InvalidArxivId, parse_arxiv_id
-from citations.models import (CitedWork, IdentifierKind, Paper, PaperReference, PaperReferenceLink, ResolutionState,
-                              WorkIdentifier)
+from citations.models.overrides import active_overrides
 from citations.parsing.identifiers import normalise_doi
 from citations.parsing.quality import title_problems
+from citations.resolution.links import write_links
+from citations.resolution.service import canonical_works
 from citations.time_rules import EARLIEST_YEAR, is_plausible_year, latest_plausible_year
-from citations.models import SEGMENTATION_FIELDS, VALUE_FIELDS, Override, OverrideAction, OverrideField
-from citations.models.overrides import active_overrides
 
 CURATION_SOURCE = "curation"
 MAX_TITLE = 1000

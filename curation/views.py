@@ -6,8 +6,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from citations.pages.paging import BadPage, page_of
 from citations.models import Override
+from citations.pages.paging import BadPage, page_of
 
 ENTRIES_PER_PAGE = 50
 

@@ -11,8 +11,22 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from pith.env import (HOST_FORMAT, LOG_LEVELS, ORIGIN_FORMAT, env_bool, env_choice, env_float, env_int, env_list,
-                      env_path, env_rate, env_str, env_url, is_host_pattern, is_origin)
+from pith.env import (
+    HOST_FORMAT,
+    LOG_LEVELS,
+    ORIGIN_FORMAT,
+    env_bool,
+    env_choice,
+    env_float,
+    env_int,
+    env_list,
+    env_path,
+    env_rate,
+    env_str,
+    env_url,
+    is_host_pattern,
+    is_origin,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_path("PITH_VAR_DIR", str(BASE_DIR / "var"), directory=True))

@@ -6,9 +6,8 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 
 from citations.demo import UNARXIVE, demo_data_dir
-from citations.models import CurrentResolution, PaperReference
+from citations.models import CurrentResolution, Override, PaperReference
 from citations.records.build import build_record
-from citations.models import Override
 from tests.citations.test_record import seed_time
 from tests.conftest import SEED_000, SEED_004
 

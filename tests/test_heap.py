@@ -38,7 +38,6 @@ def test_the_server_entry_point_installs_it_from_the_setting():
 
     assert live.GC_FREEZE_AFTER_REQUESTS == 500        # the default; PITH_GC_FREEZE_AFTER_REQUESTS sets it
     import pith.wsgi  # noqa: F401 - installs it as gunicorn would
-
     from pith import heap as module
 
     assert module._state["after"] == 500

@@ -8,12 +8,12 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.records.canonical import canonical_bytes, context_digest, observation_digest
 from citations.input_files import lines_of
+from citations.records.canonical import canonical_bytes, context_digest, observation_digest
 from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.sources.citation_counts import import_citation_counts
-from citations.sources.reference_lists import ingest_references
 from citations.sources.record_import import RecordRefused, import_record
+from citations.sources.reference_lists import ingest_references
 from citations.standing.sync import sync_standing_source
 from tests.conftest import SEED_000, SEED_004
 
@@ -96,8 +96,8 @@ def test_mutated_records_are_imported_whole_or_refused_whole(seeded, path, repla
     else:
         # Accepted: then it is a record this store reproduces byte for byte.
         from citations.records.build import build_record
-        from citations.sources.record_import import BUILD_MINUTE
         from citations.records.timestamps import parse_z
+        from citations.sources.record_import import BUILD_MINUTE
 
         rebuilt = build_record(arxiv_id=record["paper"]["arxiv_id"], as_of=parse_z(record["as_of"]) + BUILD_MINUTE)
         assert rebuilt.record == record or summary.capped
@@ -270,8 +270,8 @@ def metadata_bytes(entry) -> bytes:
 def test_metadata_files_keep_exactly_their_good_lines_whatever_bad_lines_surround_them(db, entries, batch):
     from unittest import mock
 
-    from citations.sources import arxiv_metadata
     from citations.models import PaperSnapshot, PaperVersion
+    from citations.sources import arxiv_metadata
 
     data = b"".join(metadata_bytes(e) for e in entries)
     good = [content for kind, content in entries if kind == "good"]

@@ -1,12 +1,11 @@
 """What a hostile or careless client can and cannot do."""
 import pytest
 from django.contrib.auth.models import User
-
-from curation.groups import curators_group
 from django.db import connection
 from django.test import Client
 
 from citations.models import Paper, PaperReference
+from curation.groups import curators_group
 
 SQL_INJECTIONS = ["' OR 1=1 --", "1; DROP TABLE papers; --", "2509.11076' UNION SELECT * FROM auth_user --",
                   "%' AND pg_sleep(5) --", "\x00", "../../etc/passwd", "<script>alert(1)</script>"]

@@ -9,8 +9,13 @@ from django.db import connection
 from django.utils import timezone
 
 from citations.models import Override, PaperReferenceLink, PaperSnapshot
-from citations.time_rules import (is_plausible_year, latest_plausible_year, newest_link_sql, newest_snapshot_sql,
-                                  override_in_force_sql)
+from citations.time_rules import (
+    is_plausible_year,
+    latest_plausible_year,
+    newest_link_sql,
+    newest_snapshot_sql,
+    override_in_force_sql,
+)
 from tests.factories import T0, make_paper, make_references
 
 CUTOFFS = [T0 - timedelta(days=1), T0, T0 + timedelta(hours=1), T0 + timedelta(hours=2), T0 + timedelta(days=9)]

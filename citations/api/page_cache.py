@@ -17,9 +17,8 @@ import hashlib
 from django.conf import settings
 from django.http import HttpResponse
 
-from citations.records.cache import LocalBodies, cache_get, cache_set
-
 from citations.models.generations import jobs_generation, lists_generation
+from citations.records.cache import LocalBodies, cache_get, cache_set
 
 local_pages = LocalBodies(capacity=settings.API_PAGE_LOCAL_ENTRIES)
 CONTENT_TYPE = "application/json"

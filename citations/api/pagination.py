@@ -1,6 +1,7 @@
 from datetime import timedelta
 
-from django.core.exceptions import FieldDoesNotExist, ValidationError as DjangoValidationError
+from django.core.exceptions import FieldDoesNotExist
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
 from django.db.models.functions import Coalesce
 from rest_framework.exceptions import NotFound, ValidationError

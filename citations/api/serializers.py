@@ -2,10 +2,10 @@
 from rest_framework import serializers
 
 from citations.models import CitedWork, Job, Paper, ScholarlyWorkEvent, WorkRevision
-from citations.sources.reference_lists import MAX_RAW_TEXT
+from citations.models.overrides import active_overrides
 from citations.models.references import PDF_TEXT, REFERENCE_SOURCES
 from citations.records.build import record_links
-from citations.models.overrides import active_overrides
+from citations.sources.reference_lists import MAX_RAW_TEXT
 
 
 class PaperSerializer(serializers.ModelSerializer):

@@ -10,17 +10,20 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from citations.api import serializers as s
-from citations.api.page_cache import CachedJobListMixin, CachedListMixin, cached_list_page
 from citations.api.filters import ChangeFilter, CitedWorkFilter, JobFilter, ObservationFilter, StandingEventFilter
+from citations.api.page_cache import CachedJobListMixin, CachedListMixin, cached_list_page
 from citations.api.parsers import PARSERS
 from citations.api.permissions import HasPerm
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.input_files import RejectedLine, database_refusal
-from citations.sources.reference_lists import ingest_reference_list, reference_list
 from citations.jobs.planning import enqueue_job, plan_resolution, runs_eagerly
 from citations.models import CitedWork, CurrentResolution, Job, Paper, ScholarlyWorkEvent, WorkRevision
-from citations.records.presentation import standing_summary
+from citations.pages.views import record_json_response
 from citations.records.build import RecordUnavailable, build_record
+from citations.records.cache import cache_status
+from citations.records.presentation import standing_summary
+from citations.sources.reference_lists import ingest_reference_list, reference_list
+from citations.tasks import resolve_chunk
 
 # New-style ids, or old-style archive/NNNNNNN: nothing else may follow a slash, or the detail
 # route would swallow its own actions ("2509.11076/references").
@@ -96,8 +99,6 @@ class PaperViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
                               404: OpenApiResponse(description="Not held.")})
     @action(detail=True, url_path="citation-record", methods=["get"], pagination_class=None, filter_backends=[])
     def citation_record(self, request, arxiv_id=None):
-        from citations.pages.views import record_json_response
-
         return record_json_response(request._request, arxiv_id)
 
     @extend_schema(summary="Ingest a reference list for one version of the paper", request=s.ReferenceListSerializer,
@@ -131,8 +132,6 @@ class PaperViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
         paper = self.get_object()
         job = plan_resolution(arxiv_ids=[paper.arxiv_id])
         if runs_eagerly():
-            from citations.tasks import resolve_chunk
-
             for chunk_id in job.chunks.values_list("id", flat=True):
                 resolve_chunk.apply(args=[chunk_id], throw=True)
         else:
@@ -246,8 +245,6 @@ def health(request):
                 conn.ensure_connection(max_retries=1, timeout=2)
         except Exception as error:  # noqa: BLE001
             broker = f"down: {type(error).__name__}"
-    from citations.records.cache import cache_status
-
     cache = cache_status()
     healthy = database == "ok" and not broker.startswith("down") and cache == "ok"
     # 503 only when nothing can be served: with the broker or the cache down, pages and records

@@ -12,9 +12,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from citations.models.current import PaperCurrent
+from citations.models.generations import lists_changed
 from citations.models.references import source_rank_sql
 from citations.time_rules import newest_snapshot_sql
-from citations.models.generations import lists_changed
 
 TABLE = PaperCurrent._meta.db_table
 _CHUNK = 5000

@@ -12,7 +12,9 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from citations.models import Override
 from citations.models.current import CurrentResolution
+from citations.models.generations import lists_changed
 from citations.time_rules import override_in_force_sql
 
 TABLE = CurrentResolution._meta.db_table
@@ -59,8 +61,6 @@ def links_written(link_ids: Iterable[int]) -> None:
 
 def curation_changed(reference_ids: Iterable) -> None:
     """An override was set or withdrawn: the curated flag again, and a change for the feed."""
-    from citations.models import Override
-
     _lists_changed()
     in_force = Override.objects.in_force().filter(reference_id=OuterRef("reference_id"))
     CurrentResolution.objects.filter(reference_id__in=list(reference_ids)).update(
@@ -91,6 +91,4 @@ def rebuild() -> int:
 
 def _lists_changed() -> None:
     # The API lists read this table: a change to it is a change to them, in the same transaction.
-    from citations.models.generations import lists_changed
-
     lists_changed()

@@ -55,9 +55,9 @@ from rapidfuzz import fuzz
 
 from citations.arxiv_ids import ARXIV_DOI_PREFIX, InvalidArxivId, parse_arxiv_id
 from citations.parsing.locators import find_locator, normal_page, normal_volume
-from citations.resolution.matching import Candidate, CandidateStore, ReferenceFields, Resolution, resolve
 from citations.parsing.parser import ParsedReference, parse_reference
 from citations.parsing.text import clean_reference_text, comparable_title, title_blocking_keys
+from citations.resolution.matching import Candidate, CandidateStore, ReferenceFields, Resolution, resolve
 
 STATES = ("verified_exact", "verified_fuzzy", "metadata_mismatch", "malformed_identifier", "parse_uncertain",
           "unresolved")

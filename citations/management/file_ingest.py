@@ -8,12 +8,17 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.sources.paper_files import (
-    FileRefused, ingest_paper_file, latest_version, plan_files, target_of,
-)
 from citations.jobs.task_records import command_job
 from citations.management.progress import run_chunked_job
 from citations.models import Job, JobState
+from citations.sources.paper_files import (
+    FileRefused,
+    ingest_paper_file,
+    latest_version,
+    plan_files,
+    target_of,
+)
+from citations.tasks import ingest_file_chunk
 
 SHOWN_REFUSALS = 20
 
@@ -78,8 +83,6 @@ class FileIngestCommand(BaseCommand):
         if len(skipped) > SHOWN_REFUSALS:
             self.stdout.write(f"  ... and {len(skipped) - SHOWN_REFUSALS:,} more skipped")
         self.stdout.write(f"job #{job.pk}: {job.total_chunks:,} {self.noun}s, one chunk each")
-        from citations.tasks import ingest_file_chunk
-
         if not run_chunked_job(self, job, ingest_file_chunk, description=f"reading {self.noun}s", unit="file",
                                no_wait=no_wait):
             return

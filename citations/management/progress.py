@@ -6,6 +6,9 @@ from contextlib import contextmanager
 from django.core.management.base import CommandError
 from tqdm import tqdm
 
+from citations.jobs.planning import enqueue_job, runs_eagerly
+from citations.models import JobState
+
 
 @contextmanager
 def byte_progress(position, total: int, description: str):
@@ -36,8 +39,6 @@ def fail_if_rejected(report, *, done: str) -> None:
 
 def follow_job(job, *, description: str) -> None:
     """Wait for a job the workers run, with a bar over its chunks, until it succeeds or fails."""
-    from citations.models import JobState
-
     with tqdm(total=job.total_chunks, desc=description, unit="chunk", disable=not sys.stderr.isatty(),
               file=sys.stderr) as bar:
         while True:
@@ -52,8 +53,6 @@ def follow_job(job, *, description: str) -> None:
 def run_chunked_job(command, job, task, *, description: str, unit: str = "chunk", no_wait: bool = False) -> bool:
     """A planned chunked job run to its end: here, chunk by chunk, on the embedded default; else sent
     to the workers and followed (or left to them with no_wait: False is returned then)."""
-    from citations.jobs.planning import enqueue_job, runs_eagerly
-
     if runs_eagerly():
         chunks = list(job.chunks.order_by("index").values_list("id", flat=True))
         for chunk_id in tqdm(chunks, desc=description, unit=unit, disable=not command.stderr.isatty()):

@@ -16,12 +16,12 @@ from citations.models.resolution import (
     CitedWork,
     IdentifierKind,
     PaperReferenceLink,
-    ResolutionState,
     PaperTitleKey,
+    ResolutionState,
     WaitingReferenceKey,
-    WorkTitleKey,
     WorkIdentifier,
     WorkRevision,
+    WorkTitleKey,
 )
 from citations.models.standing import (
     CitationMeasurement,

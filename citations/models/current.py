@@ -16,6 +16,7 @@ from citations.models.papers import Paper
 from citations.models.references import PaperReference
 from citations.models.resolution import CitedWork, PaperReferenceLink, ResolutionState
 
+
 class CurrentResolution(models.Model):
     reference = models.OneToOneField(PaperReference, primary_key=True, on_delete=models.CASCADE,
                                      related_name="current")

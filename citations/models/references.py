@@ -5,7 +5,6 @@ from django.db import models
 
 from citations.models.papers import PaperVersion
 
-
 # Where a reference list came from (ReferenceExtraction.source; the record's observation `source`).
 PDF_TEXT, LATEX_BBL, LATEX_BIB = "pdf_text", "latex_bbl", "latex_bib"
 REFERENCE_SOURCES = (PDF_TEXT, LATEX_BBL, LATEX_BIB, "latex", "grobid", "crossref")

@@ -7,9 +7,9 @@ from typing import NamedTuple
 from django.db import models
 from django.db.models import F, Q
 
-from citations.time_rules import LinkQuerySet
 from citations.models.papers import Paper
 from citations.models.references import PaperReference
+from citations.time_rules import LinkQuerySet
 
 
 class ResolutionState(models.TextChoices):

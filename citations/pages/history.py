@@ -9,10 +9,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.records.history import BadTime, diff_records, parse_as_of, record_history
+from citations.models.generations import generation_of
 from citations.records.build import RecordUnavailable, build_record
 from citations.records.cache import cache_get, cache_set
-from citations.models.generations import generation_of
+from citations.records.history import BadTime, diff_records, parse_as_of, record_history
 from citations.records.timestamps import render_z, truncate_to_minute
 
 # A history is cached under the record's generations and the minute it was built in: any write a

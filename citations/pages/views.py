@@ -10,38 +10,39 @@ from django.urls import Resolver404
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
-from citations.json_errors import api_error_response
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.records.history import BadTime
-from citations.pages.history import as_of_query, bad_time_page, requested_time
+from citations.json_errors import api_error_response
 from citations.models import PaperVersion
+from citations.pages.history import as_of_query, bad_time_page, requested_time
 from citations.pages.paging import BadPage, page_of
+from citations.pages.search import (
+    MAX_QUERY_LENGTH,
+    PAGE_SIZE,
+    current_snapshots,
+    paper_listings,
+    papers_with_lists,
+    parse_query,
+    search_papers,
+)
+from citations.records.build import CAPS, BuiltRecord, RecordUnavailable, build_record
+from citations.records.cache import CachedRecord, cached_record
+from citations.records.dumps import dump_file as find_dump_file
+from citations.records.history import BadTime
 from citations.records.presentation import (
     NOTICE_REASONS,
     STATE_LABELS,
     STATE_MEANINGS,
     author_names,
     coverage_lanes,
-    paper_categories,
     inbound_state_counts,
     observation_rows,
+    paper_categories,
     recompute_digests,
     standing_summary,
     state_count_rows,
 )
-from citations.records.build import CAPS, BuiltRecord, RecordUnavailable, build_record
-from citations.records.cache import CachedRecord, cached_record
-from citations.sources.record_import import record_schema
-from citations.pages.search import (
-    current_snapshots,
-    MAX_QUERY_LENGTH,
-    PAGE_SIZE,
-    paper_listings,
-    papers_with_lists,
-    parse_query,
-    search_papers,
-)
 from citations.records.timestamps import render_z
+from citations.sources.record_import import record_schema
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
@@ -227,8 +228,6 @@ def _bad_request(request, template: str, reason: str, context: dict | None = Non
 def dump_file(request, name: str, file: str):
     """A file of a published dump. Published dumps never change: cacheable for a year."""
     from django.http import FileResponse
-
-    from citations.records.dumps import dump_file as find_dump_file
 
     path = find_dump_file(name, file)
     if path is None:

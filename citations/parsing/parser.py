@@ -14,9 +14,9 @@ the fields cannot be trusted.
 import re
 from dataclasses import dataclass, field
 
-from citations.time_rules import latest_plausible_year
 from citations.parsing.identifiers import Identifier, find_identifiers, mask
 from citations.parsing.text import clean_reference_text
+from citations.time_rules import latest_plausible_year
 
 PARSER_NAME = "pith-rules/1"
 

@@ -9,7 +9,6 @@ import re
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from citations.time_rules import is_plausible_year
 
-
 _ACCESS_DATE = re.compile(
     r"^\s*(?:\[?online\]?[;,]?\s*)?(?:last\s+)?(?:accessed|retrieved|visited|viewed)\b[\s:,-]*(?:on\s+)?"
     r"(?:\d{4}|\d{1,2}[-/ ]|\w+\s+\d{1,2})",

@@ -28,10 +28,10 @@ from uuid import UUID
 from django.db import connection
 from django.utils import timezone
 
-from citations.records.canonical import canonical_bytes, context_digest, observation_digest
 from citations.models import CitedWork, Paper, ResolutionState
 from citations.models.references import source_rank_sql
 from citations.models.resolution import LINKING_STATES
+from citations.records.canonical import canonical_bytes, context_digest, observation_digest
 from citations.records.timestamps import long_date, render_z, truncate_to_minute
 from citations.time_rules import newest_link_sql, newest_snapshot_sql, override_in_force_sql, snapshot_known_sql
 

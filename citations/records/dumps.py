@@ -31,7 +31,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from citations.jobs.dispatch import send_chunks
 from citations.models import Job, JobChunk, Paper
+from citations.records.build import RecordUnavailable, build_record
 from citations.records.timestamps import parse_z, render_z, truncate_to_minute
 
 KIND = "dump_records"
@@ -99,16 +101,12 @@ def run_dump_chunk(chunk_id: int) -> dict:
 
 
 def _add_manifest_chunk(job: Job) -> None:
-    from citations.jobs.dispatch import send_chunks
-
     manifest, _ = JobChunk.objects.get_or_create(job=job, index=job.total_chunks - 1,
                                                  defaults={"payload": {"manifest": True}})
     transaction.on_commit(lambda: send_chunks(job_id=job.pk, chunk_ids=[manifest.pk]))
 
 
 def _write_part(payload: dict, cutoff: datetime, building: Path) -> dict:
-    from citations.records.build import RecordUnavailable, build_record
-
     building.mkdir(parents=True, exist_ok=True)
     name = f"part-{payload['part']:05d}.jsonl.gz"
     ids = (Paper.objects.filter(arxiv_id__gte=payload["first"], arxiv_id__lte=payload["last"])

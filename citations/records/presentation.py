@@ -7,8 +7,8 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from citations.records.canonical import context_digest, observation_digest
 from citations.models.resolution import LINKING_STATES
+from citations.records.canonical import context_digest, observation_digest
 
 STATE_LABELS = {
     "verified_exact": "Verified by identifier",

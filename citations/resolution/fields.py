@@ -1,8 +1,8 @@
 """What the resolver reads of a stored reference: its parse, with the curators' overrides in force over it."""
 from citations.models import PaperReference
 from citations.parsing.locators import find_locator
-from citations.resolution.matching import ReferenceFields
 from citations.parsing.parser import tidy_title
+from citations.resolution.matching import ReferenceFields
 
 
 def reference_fields(reference: PaperReference, overrides: dict | None = None) -> ReferenceFields:

@@ -16,13 +16,13 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from citations.arxiv_ids import arxiv_doi
-from citations.models.overrides import active_overrides
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, ReferenceExtraction
+from citations.models.overrides import active_overrides
 from citations.models.references import source_rank
 from citations.resolution.fields import reference_fields
+from citations.resolution.links import write_links
 from citations.resolution.matching import RESOLVER_VERSION, Resolution, resolve
 from citations.resolution.store import DatabaseStore
-from citations.resolution.links import write_links
 from citations.resolution.waiting import waiting_keys
 
 BATCH_SIZE = 200

@@ -13,13 +13,19 @@ from django.db import connection
 from django.db.models import Q
 
 from citations.arxiv_ids import ARXIV_DOI_PREFIX, arxiv_doi
-from citations.models import (CitedWork, IdentifierKind, Paper, PaperSnapshot, PaperTitleKey, WorkIdentifier, WorkRevision,
-                              WorkTitleKey)
+from citations.models import (
+    CitedWork,
+    IdentifierKind,
+    Paper,
+    PaperSnapshot,
+    PaperTitleKey,
+    WorkIdentifier,
+    WorkRevision,
+    WorkTitleKey,
+)
 from citations.parsing.locators import normal_page, normal_volume
-from citations.resolution.matching import Candidate, ReferenceFields
 from citations.parsing.text import key_fingerprint, title_fingerprints
-
-
+from citations.resolution.matching import Candidate, ReferenceFields
 
 # Blocking keys are specific by design (a whole title, or four of its words in order), but some are
 # shared by many titles all the same: a stock phrase of a field ("systematic review meta analysis"),

@@ -25,15 +25,22 @@ from collections.abc import Iterable
 
 from django.db import connection, transaction
 
+from citations.jobs.dispatch import dispatch_task
+from citations.models import (
+    CitedWork,
+    CurrentResolution,
+    PaperReference,
+    ResolutionState,
+    WaitingReferenceKey,
+    WorkRevision,
+)
 from citations.models.overrides import active_overrides
-from citations.models import (CitedWork, CurrentResolution, PaperReference, ResolutionState, WaitingReferenceKey,
-                              WorkRevision)
-from citations.resolution.fields import reference_fields
 from citations.parsing.locators import locator_key
-from citations.resolution.matching import Resolution, ReferenceFields
 from citations.parsing.quality import title_problems
-from citations.resolution.store import CROWDED_KEY, SPECIFIC_KEY, owners_by_key
 from citations.parsing.text import key_fingerprint, title_fingerprints
+from citations.resolution.fields import reference_fields
+from citations.resolution.matching import ReferenceFields, Resolution
+from citations.resolution.store import CROWDED_KEY, SPECIFIC_KEY, owners_by_key
 from citations.sql_arrays import any_of
 
 _WAITING_STATES = (ResolutionState.UNRESOLVED, ResolutionState.PARSE_UNCERTAIN)
@@ -129,8 +136,6 @@ def _waiting_by_key(keys: set[int], *, limit: int | None) -> dict[int, list[str]
 def send_for_resolution(reference_ids: Iterable) -> int:
     """Resolve these references again, in jobs of SEND_CHUNK sent when the caller's transaction
     commits (citations/jobs/dispatch.py); returns how many were sent."""
-    from citations.jobs.dispatch import dispatch_task
-
     ids = sorted({str(pk) for pk in reference_ids})
     for start in range(0, len(ids), SEND_CHUNK):
         dispatch_task("citations.resolve_references", args=[ids[start:start + SEND_CHUNK]])
@@ -166,8 +171,6 @@ def works_arrived(*, works: tuple | None, revisions: tuple | None) -> None:
     (resolve_waiting_for_works), so that a bulk import writes at its own pace. Concurrent importers'
     ranges may interleave: a work looked at twice finds the same references, and resolution is idempotent."""
     if works or revisions:
-        from citations.jobs.dispatch import dispatch_task
-
         dispatch_task("citations.resolve_waiting_for_works",
                       kwargs={"works": [str(v) for v in works] if works else None,
                               "revisions": list(revisions) if revisions else None})

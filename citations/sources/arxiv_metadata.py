@@ -13,6 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from citations.arxiv_ids import MAX_VERSION, InvalidArxivId, parse_arxiv_id
+from citations.current.papers import papers_changed
+from citations.input_files import DATABASE_REFUSALS, IngestReport, RejectedLine, database_refusal, json_lines
 from citations.models import (
     Paper,
     PaperSnapshot,
@@ -21,12 +23,7 @@ from citations.models import (
 from citations.models.generations import records_changed
 from citations.resolution.index import index_paper_titles
 from citations.resolution.waiting import resolve_references_naming
-from citations.current.papers import papers_changed
 from citations.validation import OutOfRange, checked_time, clean_text
-from citations.input_files import DATABASE_REFUSALS, IngestReport, RejectedLine, database_refusal, json_lines
-
-
-
 
 METADATA_BATCH = 1000
 

@@ -5,17 +5,16 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from citations.input_files import DATABASE_REFUSALS, IngestReport, RejectedLine, database_refusal, json_lines
 from citations.models import (
+    CitationMeasurement,
     Paper,
     PaperSnapshot,
 )
 from citations.models.generations import records_of_papers_changed
-from citations.validation import OutOfRange, clean_text, parse_time
-from citations.input_files import DATABASE_REFUSALS, IngestReport, RejectedLine, database_refusal, json_lines
+from citations.parsing.identifiers import normalise_doi
 from citations.sources.arxiv_metadata import DOI_LENGTH
-
-
-
+from citations.validation import OutOfRange, clean_text, parse_time
 
 # --- external citation measurements ---------------------------------------------------------------
 
@@ -46,9 +45,6 @@ def import_citation_counts(lines: Iterable[bytes]) -> IngestReport:
 
 def _import_citation_count(value: dict) -> str:
     """Store one measurement line: "created" or "unchanged"; RejectedLine says why it cannot be."""
-    from citations.models import CitationMeasurement
-    from citations.parsing.identifiers import normalise_doi
-
     paper_id = _measured_paper(value, normalise_doi)
     source = value.get("source")
     if not isinstance(source, str) or not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", source):

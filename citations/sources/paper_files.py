@@ -21,13 +21,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from citations.arxiv_ids import MAX_VERSION
+from citations.arxiv_ids import MAX_VERSION, InvalidArxivId, parse_arxiv_id
 from citations.input_files import RejectedLine
-from citations.sources.reference_lists import MAX_RAW_TEXT, MAX_REFERENCES, ReferenceList, ingest_reference_list
 from citations.jobs.planning import plan_chunks
 from citations.models import Job, JobChunk, Paper, PaperSnapshot
 from citations.models.references import PDF_TEXT
+from citations.resolution.service import resolve_references
+from citations.sources.reference_lists import MAX_RAW_TEXT, MAX_REFERENCES, ReferenceList, ingest_reference_list
 from citations.validation import OutOfRange, clean_text
 
 PDF, SOURCE = "pdf", "source"
@@ -84,8 +84,6 @@ def ingest_paper_file(*, kind: str, arxiv_id: str, version: int, path: str | Pat
         return outcome
     outcome.outcome, outcome.source, outcome.references = result, item.source, len(item.references)
     if result == "created" and resolve:
-        from citations.resolution.service import resolve_references
-
         resolve_references(reference_ids=reference_ids)
     return outcome
 

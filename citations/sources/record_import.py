@@ -20,7 +20,7 @@ import jsonschema
 from django.db import DatabaseError, transaction
 
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.records.canonical import context_digest, observation_digest
+from citations.current.papers import papers_changed
 from citations.models import (
     CitationMeasurement,
     CitedWork,
@@ -36,13 +36,13 @@ from citations.models import (
     StandingSourceSync,
     SyncStatus,
 )
-from citations.models.references import ExtractionOrigin
-from citations.current.papers import papers_changed
 from citations.models.generations import records_changed
-from citations.resolution.links import write_links
-from citations.resolution.index import index_paper_titles
+from citations.models.references import ExtractionOrigin
 from citations.records.build import REFUSAL, SCHEMA, RecordUnavailable, build_record
+from citations.records.canonical import context_digest, observation_digest
 from citations.records.timestamps import OFFSET_RENDERING, parse_offset, parse_z
+from citations.resolution.index import index_paper_titles
+from citations.resolution.links import write_links
 from citations.validation import OutOfRange, checked_date, checked_time
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "records" / "schema" / "record-v1.schema.json"

@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from citations.arxiv_ids import MAX_VERSION, InvalidArxivId, parse_arxiv_id
-from citations.records.canonical import canonical_bytes
+from citations.current.papers import papers_changed
+from citations.input_files import DATABASE_REFUSALS, IngestReport, RejectedLine, database_refusal, json_lines
 from citations.models import (
     Paper,
     PaperReference,
@@ -21,14 +22,10 @@ from citations.models import (
     ResolutionState,
 )
 from citations.models.references import REFERENCE_SOURCES, ExtractionOrigin
-from citations.current.papers import papers_changed
-from citations.resolution.links import write_links
 from citations.parsing.parser import PARSER_NAME, parse_reference
+from citations.records.canonical import canonical_bytes
+from citations.resolution.links import write_links
 from citations.validation import OutOfRange, clean_text
-from citations.input_files import DATABASE_REFUSALS, IngestReport, RejectedLine, database_refusal, json_lines
-
-
-
 
 MAX_REFERENCES = 5000
 MAX_RAW_TEXT = 10_000          # characters of one reference's text, wherever a reference is stored from

@@ -14,10 +14,18 @@ from collections import defaultdict
 from django.db import transaction
 
 from citations.arxiv_ids import arxiv_doi
-from citations.models.generations import records_changed
 from citations.current.resolutions import works_changed
-from citations.models import CitedWork, ReceiptEvent, RetractionStatusReceipt, ScholarlyWorkEvent, StandingSourceSync
-from citations.models import IdentifierKind, SyncStatus, WorkIdentifier
+from citations.models import (
+    CitedWork,
+    IdentifierKind,
+    ReceiptEvent,
+    RetractionStatusReceipt,
+    ScholarlyWorkEvent,
+    StandingSourceSync,
+    SyncStatus,
+    WorkIdentifier,
+)
+from citations.models.generations import records_changed
 from citations.standing.revisions import newest_as_of
 
 BATCH = 1000

@@ -22,8 +22,17 @@ from datetime import date
 
 from citations.models import EventType
 from citations.parsing.identifiers import normalise_doi
-from citations.standing.events import (DOI_LENGTH, RECORD_ID_LENGTH, BadFile, RejectedRow, SourceEvent, WorkRead,
-                                       dated, decoded, storable)
+from citations.standing.events import (
+    DOI_LENGTH,
+    RECORD_ID_LENGTH,
+    BadFile,
+    RejectedRow,
+    SourceEvent,
+    WorkRead,
+    dated,
+    decoded,
+    storable,
+)
 
 SOURCE = "crossref"
 TYPES = {

@@ -27,12 +27,12 @@ from collections.abc import Iterable, Iterator
 
 import orjson
 
-from citations.arxiv_ids import arxiv_of
-from citations.arxiv_ids import arxiv_doi
+from citations.arxiv_ids import arxiv_doi, arxiv_of
 from citations.input_files import MAX_LINE_BYTES
-from citations.models import EventType
+from citations.models import EventType, ScholarlyWorkEvent
 from citations.parsing.identifiers import normalise_doi
 from citations.standing.events import DOI_LENGTH, BadFile, RejectedRow, SourceEvent, WorkRead, storable
+from citations.standing.revisions import newest_as_of
 
 SOURCE = "openalex"
 _WORK_ID = re.compile(r"(?:https?://openalex\.org/(?:works/)?)?(W\d{1,12})", re.I)
@@ -161,9 +161,6 @@ def cleared_flags(record_ids: set[str]) -> dict[str, SourceEvent]:
     """For works an earlier sync found retracted and this file reads with is_retracted false: OpenAlex
     now says the work is not retracted, which is a revision of its record (a reinstatement, with the
     reason saying what OpenAlex states), so a flag OpenAlex has dropped leaves the records too."""
-    from citations.models import ScholarlyWorkEvent
-    from citations.standing.revisions import newest_as_of
-
     if not record_ids:
         return {}
     newest = newest_as_of(ScholarlyWorkEvent.objects.filter(source=SOURCE, source_record_id__in=record_ids))

@@ -38,8 +38,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from citations.input_files import lines_of, open_lines
-from citations.models.generations import records_changed
 from citations.models import ScholarlyWorkEvent, StandingSourceSync, SyncStatus
+from citations.models.generations import records_changed
 from citations.standing import crossref, openalex, retraction_watch
 from citations.standing.events import BadFile, RejectedRow, SourceEvent, WorkRead, decoded
 from citations.standing.revisions import newest_as_of

@@ -10,7 +10,14 @@ from collections.abc import Iterable, Iterator
 from citations.input_files import RejectedLine
 from citations.models import IdentifierKind
 from citations.works.records import (
-    WorkRecord, checked, doi_of, first_page_of, identifiers_of, short_field, text_field, year_field,
+    WorkRecord,
+    checked,
+    doi_of,
+    first_page_of,
+    identifiers_of,
+    short_field,
+    text_field,
+    year_field,
 )
 from citations.works.sources import json_documents
 

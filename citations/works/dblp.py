@@ -17,7 +17,15 @@ from xml.etree.ElementTree import ParseError, XMLPullParser
 from citations.input_files import RejectedLine
 from citations.models import IdentifierKind
 from citations.works.records import (
-    WorkRecord, arxiv_of, checked, doi_of, first_page_of, identifiers_of, short_field, text_field, year_field,
+    WorkRecord,
+    arxiv_of,
+    checked,
+    doi_of,
+    first_page_of,
+    identifiers_of,
+    short_field,
+    text_field,
+    year_field,
 )
 from citations.works.sources import loads
 

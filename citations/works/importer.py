@@ -43,15 +43,15 @@ from operator import itemgetter
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
+from citations.current.resolutions import works_changed
 from citations.input_files import IngestReport, RejectedLine
 from citations.models import CitedWork, IdentifierKind, Paper, WorkIdentifier, WorkTitleKey
-from citations.parsing.text import fold, full_title_key, key_fingerprint
-from citations.works import crossref, dblp, openalex, retraction_watch
 from citations.models.generations import lists_changed, records_changed
-from citations.sql_arrays import any_of
-from citations.current.resolutions import works_changed
+from citations.parsing.text import fold, full_title_key, key_fingerprint
+from citations.resolution.service import canonical_works
 from citations.resolution.waiting import resolve_references_naming, works_arrived
-from citations.works import revisions
+from citations.sql_arrays import any_of
+from citations.works import crossref, dblp, openalex, retraction_watch, revisions
 from citations.works.read_ahead import read_ahead
 from citations.works.records import WorkRecord
 
@@ -408,8 +408,6 @@ def _held_identifiers(batch: list[WorkRecord], *, as_text: bool = False,
     if missing and not make_paper_works:
         return None
     if missing:
-        from citations.resolution.service import canonical_works
-
         for paper_id, work in canonical_works(paper_ids=missing).items():
             held[(IdentifierKind.ARXIV, papers[paper_id])] = str(uuid.UUID(str(work))) if as_text else uuid.UUID(str(work))
     return {(str(k), v): w for (k, v), w in held.items()}

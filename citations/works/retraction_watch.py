@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from citations.input_files import RejectedLine
 from citations.models import IdentifierKind
 from citations.standing.events import BadFile
-from citations.standing.retraction_watch import csv_rows, layout_of, ORIGINAL
+from citations.standing.retraction_watch import ORIGINAL, csv_rows, layout_of
 from citations.works.records import WorkRecord, checked, doi_of, identifiers_of, short_field, text_field, year_field
 
 SOURCE = "retraction_watch"

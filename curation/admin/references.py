@@ -22,10 +22,10 @@ from citations.admin.readonly import ReadOnlyAdmin
 from citations.jobs.dispatch import dispatch_task
 from citations.models import Override, OverrideField, PaperReference, PaperSnapshot
 from citations.models.overrides import active_overrides
+from citations.parsing.text import title_blocking_keys
 from citations.records.presentation import STATE_LABELS
 from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
-from citations.parsing.text import title_blocking_keys
 from curation.admin.filters import CuratedFilter, PaperFilter, QueueFilter, StateFilter
 from curation.forms import BulkReasonForm, OverrideForm, ReasonForm, SplitForm
 from curation.queues import PAPER_QUEUES, QUEUE_ORDER, QUEUES, QUEUES_BY_KEY, Queue, queue_counts, reference_queryset

@@ -1,9 +1,9 @@
 import pytest
 from django.contrib.auth.models import Permission, User
-
-from curation.groups import curators_group
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from curation.groups import curators_group
 
 
 @pytest.fixture

@@ -6,9 +6,8 @@ from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 
 from citations.append_only import APPEND_ONLY_TABLES
-from citations.models import ObservationPurge, PaperReference, PaperReferenceLink, ReferenceExtraction
+from citations.models import ObservationPurge, Override, PaperReference, PaperReferenceLink, ReferenceExtraction
 from citations.purge import PurgeRefused, purge_references
-from citations.models import Override
 
 
 def refused(sql: str) -> str:

@@ -7,11 +7,10 @@ import json
 import pytest
 
 from citations.input_files import lines_of
-
-from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.models import PaperReference
 from citations.resolution import store
 from citations.resolution.service import resolve_paper
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.works.importer import import_works
 from tests.factories import make_paper
 

@@ -6,8 +6,8 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from citations.api.page_cache import local_pages
-from citations.models import CurrentResolution, PaperReference, PaperReferenceLink
 from citations.current.resolutions import rebuild
+from citations.models import CurrentResolution, PaperReference, PaperReferenceLink
 from citations.resolution.service import resolve_paper
 from curation.services import apply_override, revision_of, withdraw_override
 from tests.factories import make_paper, make_references

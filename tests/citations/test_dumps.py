@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from citations.records.dumps import plan_dump, published_dumps, run_dump_chunk
 from citations.models import Job, Paper, PaperReference
 from citations.records.build import build_record
+from citations.records.dumps import plan_dump, published_dumps, run_dump_chunk
 from citations.records.timestamps import parse_z
 from curation.groups import curators_group
 from curation.services import apply_override, revision_of

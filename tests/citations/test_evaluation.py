@@ -8,10 +8,20 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from citations.evaluation import measure as ev
-from citations.evaluation.measure import (Case, IdCounts, LinkCounts, MemoryStore, PrintedIds, TitleCounts,
-                                             YearCounts, gold_arxiv, gold_doi, gold_year)
-from citations.resolution.matching import Candidate, ReferenceFields, resolve
+from citations.evaluation.measure import (
+    Case,
+    IdCounts,
+    LinkCounts,
+    MemoryStore,
+    PrintedIds,
+    TitleCounts,
+    YearCounts,
+    gold_arxiv,
+    gold_doi,
+    gold_year,
+)
 from citations.parsing.text import title_blocking_keys
+from citations.resolution.matching import Candidate, ReferenceFields, resolve
 
 DATA_DIR = Path(os.environ.get("PITH_DATA_DIR") or Path(__file__).resolve().parents[3] / "shared" / "data")
 

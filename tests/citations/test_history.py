@@ -5,11 +5,11 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from citations.records.history import diff_records, record_history
-from citations.models import Paper, PaperReference, PaperReferenceLink
-from citations.records.build import build_record
-from citations.models.generations import records_changed
 from citations.current.resolutions import links_written
+from citations.models import Paper, PaperReference, PaperReferenceLink
+from citations.models.generations import records_changed
+from citations.records.build import build_record
+from citations.records.history import diff_records, record_history
 from curation.services import apply_override, revision_of
 from tests.conftest import SEED_000, SEED_004
 

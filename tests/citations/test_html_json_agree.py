@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from citations.records.history import _leaves
+from citations.current.resolutions import links_written
 from citations.models import (
     CitedWork,
     Paper,
@@ -27,10 +27,10 @@ from citations.models import (
     RetractionStatusReceipt,
     ScholarlyWorkEvent,
 )
-from citations.models.resolution import LINKING_STATES
-from citations.records.presentation import NOTICE_SHORT, SOURCE_NAMES, STATE_LABELS
 from citations.models.generations import records_changed
-from citations.current.resolutions import links_written
+from citations.models.resolution import LINKING_STATES
+from citations.records.history import _leaves
+from citations.records.presentation import NOTICE_SHORT, SOURCE_NAMES, STATE_LABELS
 from curation.groups import curators_group
 from curation.services import apply_override, revision_of
 from tests.conftest import SEED_000, SEED_004

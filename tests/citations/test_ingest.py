@@ -7,13 +7,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from citations.input_files import lines_of
-
-from citations.sources.arxiv_metadata import import_arxiv_metadata
-
-from citations.sources.reference_lists import ingest_references
 from citations.models import Paper, PaperReference, PaperSnapshot, PaperTitleKey, PaperVersion, ReferenceExtraction
 from citations.parsing.text import key_fingerprint
 from citations.records.build import build_record
+from citations.sources.arxiv_metadata import import_arxiv_metadata
+from citations.sources.reference_lists import ingest_references
 
 KAGGLE_SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "data" / "unarxive-sample" / \
     "derived_arxiv_metadata_kaggle_format.jsonl"

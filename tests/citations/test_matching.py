@@ -1,8 +1,8 @@
 """The resolver's decisions, against a small in-memory store."""
 import pytest
 
-from citations.resolution.matching import Candidate, ReferenceFields, resolve
 from citations.parsing.text import title_blocking_keys
+from citations.resolution.matching import Candidate, ReferenceFields, resolve
 
 
 class Store:

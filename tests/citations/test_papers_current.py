@@ -8,9 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from citations.sources.arxiv_metadata import import_arxiv_metadata
-from citations.models import PaperCurrent, PaperSnapshot
 from citations.current.papers import rebuild
+from citations.models import PaperCurrent, PaperSnapshot
+from citations.sources.arxiv_metadata import import_arxiv_metadata
 from tests.factories import T0, make_paper, make_references
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from citations.records.canonical import context_digest, observation_digest
 from citations.models import PaperReferenceLink, PaperSnapshot, ResolutionState
 from citations.records.build import RecordUnavailable, build_record
+from citations.records.canonical import context_digest, observation_digest
 from tests.conftest import SEED_000, SEED_004, SHARED_SEEDS
 from tests.factories import T0, make_paper, make_references
 

@@ -2,11 +2,11 @@
 import copy
 import json
 
-from citations.records.canonical import canonical_bytes
 from citations.models import PaperSnapshot
 from citations.records.build import build_record
-from citations.sources.record_import import BUILD_MINUTE, import_record
+from citations.records.canonical import canonical_bytes
 from citations.records.timestamps import parse_z
+from citations.sources.record_import import BUILD_MINUTE, import_record
 from tests.conftest import SEED_004
 from tests.test_importers_fuzz import reseal
 

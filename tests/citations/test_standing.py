@@ -7,14 +7,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from citations.input_files import lines_of
-
-from citations.sources.citation_counts import import_citation_counts
-
-from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.models import ScholarlyWorkEvent, StandingSourceSync
-from citations.records.presentation import standing_summary
 from citations.records.build import build_record
+from citations.records.presentation import standing_summary
 from citations.resolution.service import resolve_paper
+from citations.sources.citation_counts import import_citation_counts
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.standing import crossref, retraction_watch
 from citations.standing.checks import check_works
 from citations.standing.events import RejectedRow, SourceEvent, WorkRead

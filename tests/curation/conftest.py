@@ -1,9 +1,8 @@
 import pytest
 from django.contrib.auth.models import User
 
-from curation.groups import curators_group
-
 from citations.models import PaperReference
+from curation.groups import curators_group
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ expect = playwright_api.expect
 from citations.sources.record_import import import_record
 from tests.conftest import SEED_000, SEED_004, save_screenshot
 
+
 @pytest.fixture
 def demo(transactional_db):
     for path in (SEED_000, SEED_004):

@@ -5,8 +5,8 @@ from urllib.parse import quote
 
 import pytest
 
-from curation.queues import queue_counts
 from citations.models import Override
+from curation.queues import queue_counts
 from curation.services import apply_override, revision_of
 from tests.curation.conftest import seed_reference
 from tests.factories import make_paper, make_references

@@ -1,12 +1,11 @@
 """A curator's "split here" and "join with next": a corrected list, the observed one kept, audited."""
 import pytest
 
-from citations.sources.reference_lists import ReferenceList, ingest_reference_list
-from citations.models import PaperReference, PaperReferenceLink, ReferenceExtraction
+from citations.models import Override, PaperReference, PaperReferenceLink, ReferenceExtraction
 from citations.records.build import build_record
 from citations.resolution.index import index_paper_titles
-from citations.models import Override
-from curation.segmentation import joined_text, join_with_next, split_reference, successors
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
+from curation.segmentation import join_with_next, joined_text, split_reference, successors
 from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
 from tests.factories import make_paper
 

@@ -3,9 +3,8 @@ from datetime import date
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from citations.models import PaperReference, PaperReferenceLink
+from citations.models import Override, PaperReference, PaperReferenceLink
 from citations.records.build import build_record
-from citations.models import Override
 from curation.services import OverrideRefused, StaleRevision, apply_override, revision_of, withdraw_override
 from tests.factories import make_paper
 
@@ -56,8 +55,8 @@ def test_withdrawing_shows_the_observed_value_again(access_date, curator):
 
 
 def test_a_corrected_title_is_resolved_again_and_can_now_match(db, curator):
-    from citations.sources.reference_lists import ReferenceList, ingest_reference_list
     from citations.resolution.index import index_paper_titles
+    from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 
     held = make_paper("2104.07857", title="ZeRO-Infinity: Breaking the GPU Memory Wall for Extreme Scale Deep Learning")
     index_paper_titles(paper_ids=[held.pk])
@@ -146,8 +145,9 @@ def test_the_record_stays_within_six_statements_with_overrides(access_date, mega
 
 
 def test_an_override_after_the_records_time_does_not_change_it(access_date, curator):
-    from tests.conftest import SEED_000
     from datetime import UTC, datetime
+
+    from tests.conftest import SEED_000
 
     override(access_date, curator, value="NVIDIA Megatron-LM")
     built = build_record(arxiv_id="2509.11076", as_of=datetime(2026, 8, 8, 11, 7, tzinfo=UTC))

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from citations.sources.paper_files import ingest_paper_file, target_of
-from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.models import Job, JobState, PaperReference, ReferenceExtraction
 from citations.records.build import build_record
+from citations.sources.paper_files import ingest_paper_file, target_of
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from tests.extraction.test_latex_references import plainnat_bbl, raw_references
 from tests.extraction.test_source_package import MAIN_TEX, tar_bytes
 from tests.factories import make_paper

@@ -3,9 +3,8 @@ import pytest
 from django.db import transaction
 
 from citations.models import RecordGeneration
-from citations.models.generations import lists_generation
+from citations.models.generations import generation_of, lists_generation, records_changed
 from citations.records.cache import cached_record, local_bodies
-from citations.models.generations import generation_of, records_changed
 from tests.factories import make_paper, make_references
 
 CLOSED_PORT_CACHE = {"default": {
@@ -67,10 +66,11 @@ def test_generations_live_in_the_database_so_every_process_sees_them(paper):
 
 
 def test_a_record_built_with_the_cache_down_is_not_served_stale_when_the_cache_returns(paper, settings):
-    from citations.models import PaperReference
-    from curation.services import apply_override
     from django.contrib.auth.models import User
+
+    from citations.models import PaperReference
     from curation.groups import curators_group
+    from curation.services import apply_override
 
     before = cached_record(arxiv_id="2601.00001").body             # cached while the cache is up
     settings.CACHES = CLOSED_PORT_CACHE

@@ -7,7 +7,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from citations.jobs.dispatch import requeue_job, sweep_jobs
-from citations.jobs.planning import plan_resolution, enqueue_job
+from citations.jobs.planning import enqueue_job, plan_resolution
 from citations.models import Job, JobChunk, JobState, PaperReference
 from tests.api.conftest import curator_api  # noqa: F401 - a fixture
 from tests.factories import make_paper, make_references

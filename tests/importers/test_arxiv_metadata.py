@@ -8,10 +8,10 @@ from django.core.management import call_command, execute_from_command_line
 from django.core.management.base import CommandError
 from django.db import IntegrityError
 
-from citations.sources import arxiv_metadata
 from citations.input_files import MAX_LINE_BYTES, lines_of, open_lines
-from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.models import Paper, PaperSnapshot, PaperVersion
+from citations.sources import arxiv_metadata
+from citations.sources.arxiv_metadata import import_arxiv_metadata
 
 CREATED = "Sun, 14 Sep 2025 03:55:03 GMT"
 

@@ -8,11 +8,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from citations.input_files import lines_of
-
-from citations.sources.arxiv_metadata import import_arxiv_metadata
-
-from citations.sources.citation_counts import import_citation_counts
 from citations.models import CitationMeasurement
+from citations.sources.arxiv_metadata import import_arxiv_metadata
+from citations.sources.citation_counts import import_citation_counts
 from tests.importers.test_arxiv_metadata import line, metadata
 
 

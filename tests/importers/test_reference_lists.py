@@ -13,13 +13,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from citations.input_files import lines_of
-
-from citations.sources.arxiv_metadata import import_arxiv_metadata
-
-from citations.sources.reference_lists import ingest_references
 from citations.models import PaperReference, ReferenceExtraction
 from citations.parsing.identifiers import find_identifiers
 from citations.parsing.parser import parse_reference
+from citations.sources.arxiv_metadata import import_arxiv_metadata
+from citations.sources.reference_lists import ingest_references
 from tests.importers.test_arxiv_metadata import line, metadata
 
 LONG_DOI = "10.1234/" + "a" * 392          # 400 characters; the doi column holds 255

@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citations.models import Job, ScholarlyWorkEvent, StandingSourceSync
-from citations.records.presentation import standing_summary
 from citations.records.build import build_record
+from citations.records.presentation import standing_summary
 from citations.sources.record_import import import_record
 from citations.standing import openalex
 from citations.standing.checks import check_works

@@ -8,11 +8,10 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from citations.input_files import lines_of
-
-from citations.sources.reference_lists import ReferenceList, ingest_reference_list
-from citations.models import CitedWork, PaperReference, WorkTitleKey, WorkIdentifier
+from citations.models import CitedWork, PaperReference, WorkIdentifier, WorkTitleKey
 from citations.records.build import build_record
 from citations.resolution.service import resolve_paper
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.works.importer import import_works
 from tests.factories import make_paper
 

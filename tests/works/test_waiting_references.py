@@ -6,13 +6,12 @@ import pytest
 from django.core.management import call_command
 
 from citations.input_files import lines_of
-
-from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.models import Job, PaperReference, WaitingReferenceKey
+from citations.resolution import waiting as waiting_module
 from citations.resolution.matching import ReferenceFields, Resolution
 from citations.resolution.service import resolve_references
-from citations.resolution import waiting as waiting_module
 from citations.resolution.waiting import waiting_keys
+from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.works.importer import import_works
 from tests.factories import make_paper
 from tests.works.test_import_works import SC20, cite, outbound, read

@@ -8,12 +8,11 @@ import pytest
 from django.utils import timezone
 
 from citations.input_files import lines_of
-
-from citations.sources.reference_lists import ReferenceList, ingest_reference_list
-from citations.models import CitedWork, WorkTitleKey, WorkRevision
+from citations.models import CitedWork, WorkRevision, WorkTitleKey
 from citations.records.build import build_record
-from citations.resolution.service import resolve_paper
 from citations.records.timestamps import render_z
+from citations.resolution.service import resolve_paper
+from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from citations.works.importer import import_works
 from tests.factories import make_paper
 

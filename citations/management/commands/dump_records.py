@@ -1,12 +1,12 @@
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from citations.records.dumps import DEFAULT_PART_PAPERS, dump_name, dumps_dir, plan_dump
 from citations.jobs.planning import enqueue_job, runs_eagerly
 from citations.management.progress import follow_job
 from citations.models import Job, JobState
-from citations.tasks import dump_chunk
+from citations.records.dumps import DEFAULT_PART_PAPERS, dump_name, dumps_dir, plan_dump
 from citations.records.timestamps import parse_z
+from citations.tasks import dump_chunk
 
 
 class Command(BaseCommand):

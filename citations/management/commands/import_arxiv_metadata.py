@@ -1,9 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.input_files import FILE_ERRORS, open_lines
-
-from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.management.progress import byte_progress, fail_if_rejected, report_lines
+from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.validation import OutOfRange, parse_time
 
 

@@ -1,9 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.input_files import FILE_ERRORS, open_lines
-
-from citations.sources.citation_counts import import_citation_counts
 from citations.management.progress import fail_if_rejected, report_lines
+from citations.sources.citation_counts import import_citation_counts
 
 
 class Command(BaseCommand):

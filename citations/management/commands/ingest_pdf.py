@@ -1,5 +1,5 @@
-from citations.sources.paper_files import PDF
 from citations.management.file_ingest import FileIngestCommand
+from citations.sources.paper_files import PDF
 
 
 class Command(FileIngestCommand):

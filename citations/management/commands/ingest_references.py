@@ -1,9 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.input_files import FILE_ERRORS, open_lines
-
-from citations.sources.reference_lists import ingest_references
 from citations.management.progress import byte_progress, fail_if_rejected, report_lines
+from citations.sources.reference_lists import ingest_references
 
 
 class Command(BaseCommand):

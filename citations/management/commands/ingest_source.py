@@ -1,5 +1,5 @@
-from citations.sources.paper_files import SOURCE
 from citations.management.file_ingest import FileIngestCommand
+from citations.sources.paper_files import SOURCE
 
 
 class Command(FileIngestCommand):

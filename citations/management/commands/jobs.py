@@ -2,6 +2,7 @@ from argparse import ArgumentTypeError
 
 from django.core.management.base import BaseCommand, CommandError
 
+from citations.jobs.dispatch import requeue_job, sweep_jobs
 from citations.jobs.task_records import summarised
 from citations.models import Job, JobState
 
@@ -22,8 +23,6 @@ class Command(BaseCommand):
         if requeue is not None:
             return self._requeue(requeue)
         if sweep:
-            from citations.jobs.dispatch import sweep_jobs
-
             counts = sweep_jobs()
             self.stdout.write("sweep: " + (", ".join(f"{n} {what.replace('_', ' ')}" for what, n in sorted(counts.items()))
                                            or "nothing due"))
@@ -63,8 +62,6 @@ class Command(BaseCommand):
                               f"{chunk.counts.get('references', '?')} references")
 
     def _requeue(self, job_id):
-        from citations.jobs.dispatch import requeue_job
-
         try:
             job = requeue_job(job_id=job_id)
         except Job.DoesNotExist:

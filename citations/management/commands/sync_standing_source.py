@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.jobs.task_records import command_job
+from citations.jobs.dispatch import dispatch_task
 from citations.jobs.planning import runs_eagerly
+from citations.jobs.task_records import command_job
 from citations.standing.checks import check_works
 from citations.standing.sync import SOURCES, source_input, sync_standing_source
 
@@ -63,8 +64,6 @@ class Command(BaseCommand):
                 check.counts = written
             self.stdout.write(f"one-hop checks: {written.get(source, 0):,} receipts written")
         else:
-            from citations.jobs.dispatch import dispatch_task
-
             # A durable job: with the broker down it stays queued and the sweep sends it later.
             job = dispatch_task("citations.check_standing", kwargs={"sources": [source]})   # sent once committed
             job.refresh_from_db()

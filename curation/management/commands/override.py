@@ -2,8 +2,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.models import PaperReference
-from citations.models import VALUE_FIELDS, OverrideField
+from citations.models import VALUE_FIELDS, OverrideField, PaperReference
 from curation.services import OverrideRefused, apply_override, revision_of
 
 
