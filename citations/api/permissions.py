@@ -1,8 +1,8 @@
 """API permission checks in one plain statement per request.
 
 Django's ModelBackend answers `user.has_perm("app.codename")` by loading every permission of the
-user and of each of their groups (two queries, their rows turned into strings): on the jobs list that
-was 40% of the request (profiled on the 10M-observation bench store). The question asked here is the
+user and of each of their groups (two queries, their rows turned into strings), which profiled as a
+large share of a list request (docs/performance.md). The question asked here is the
 one permission, by one EXISTS over the same tables, whatever the number of users, groups or tokens.
 It is ModelBackend's rule (active users; superusers have every permission), so it is used only when
 ModelBackend is the sole backend; any other configuration asks Django as before.

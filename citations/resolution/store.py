@@ -30,8 +30,8 @@ from citations.resolution.matching import Candidate, ReferenceFields
 # Blocking keys are specific by design (a whole title, or four of its words in order), but some are
 # shared by many titles all the same: a stock phrase of a field ("systematic review meta analysis"),
 # a generic title ("Editorial"), a template many titles follow. Loading every title filed under such a
-# key made a lookup's cost grow with the store (bench/resolution.py: 18 candidates a reference at 10M
-# titles against 0.8 at 10k, most from 1% of keys). So a key's owners are all candidates only while
+# key made a lookup's cost grow with the store (bench/resolution.py), most of it from a few crowded
+# keys. So a key's owners are all candidates only while
 # they are few (SPECIFIC_KEY); an owner of a crowded key is a candidate only when it shares another key
 # with the reference too (a title damaged at its end still shares both head keys with its work). A key
 # with more owners than CROWDED_KEY is not read further and finds nothing. Either way the reference's

@@ -90,6 +90,7 @@ def ingest_paper_file(*, kind: str, arxiv_id: str, version: int, path: str | Pat
 
 def _reference_list(kind: str, arxiv_id: str, version: int, path: Path) -> tuple[ReferenceList, list[str]]:
     try:
+        # Each reader is loaded when a file needs it: a worker reading source packages never loads pdfium.
         if kind == PDF:
             from citations.extraction.pdf_references import PdfRefused, extract_references
 

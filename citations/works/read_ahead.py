@@ -39,8 +39,8 @@ class ReaderDied(RuntimeError):
 
 class _ReadAheadProcess:
     """_ReadAhead's items, read and prepared in a child process, handed over a chunk at a time (pickled):
-    the parsing runs on another core instead of taking turns with the writes for Python's lock (one
-    process: 13,000 works/s, Python the bottleneck; two: 18,000, bench/works.py). The child is forked:
+    the parsing runs on another core instead of taking turns with the writes for Python's lock, which
+    made Python the bottleneck of a one-process import (bench/works.py). The child is forked:
     it inherits the open file and the reader, and never touches the database (the parent's connection
     is left alone: a forked child ends by os._exit, closing nothing). In order; an exception of the
     reader comes where it happened, and a child that dies (killed) is an error, never a wait forever."""
