@@ -12,4 +12,4 @@ def test_the_layers_hold_and_no_import_cycle_exists():
     lint = Path(sys.executable).with_name("lint-imports")
     run = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "2 kept, 0 broken" in run.stdout
+    assert ", 0 broken." in run.stdout
