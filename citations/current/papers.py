@@ -4,7 +4,7 @@ newest list of the highest version that has one, as citations/records/build.py r
 
 Every writer of snapshots and reference lists calls `papers_changed()` in its own transaction; one
 statement whatever the batch. `rebuild()` recomputes the table from the log: the same rows, as
-tests/citations/test_papers_current.py checks.
+tests/current/test_papers.py checks.
 """
 from collections.abc import Iterable
 

@@ -4,7 +4,7 @@ Every writer of links calls `links_written()` in its own transaction, after the 
 curation calls `curation_changed()` for the references whose overrides changed, and the standing
 checks call `works_changed()` so the changes feed names the references whose notices moved. One
 statement each, whatever the batch. `rebuild()` recomputes the whole table from the log: the same
-rows, as the test of this module checks (tests/citations/test_current_resolution.py).
+rows, as the test of this module checks (tests/current/test_resolutions.py).
 """
 from collections.abc import Iterable
 

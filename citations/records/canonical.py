@@ -4,7 +4,7 @@ The contract defines canonical JSON as Python's
 json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).
 orjson with OPT_SORT_KEYS writes the same bytes for the values a record holds
 (str, int, bool, None, lists, dicts with str keys) about ten times faster;
-tests/citations/test_canonical.py holds the two encoders to that, and
+tests/records/test_canonical.py holds the two encoders to that, and
 `reference_canonical` stays here as the definition they are checked against.
 """
 import hashlib

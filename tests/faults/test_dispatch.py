@@ -170,7 +170,7 @@ def test_the_jobs_command_requeues_a_failed_job_and_sweeps(capsys):
 
 @pytest.mark.django_db(transaction=True)      # the job's message is sent on commit, as in production
 def test_a_sync_with_the_broker_down_keeps_its_checks_as_a_queued_job(broker_down, tmp_path, capsys):
-    from tests.citations.test_standing import CITED_DOI, HEADER, rw_row
+    from tests.standing.test_checks import CITED_DOI, HEADER, rw_row
 
     path = tmp_path / "retraction-watch.csv"
     path.write_bytes((HEADER + rw_row(1, CITED_DOI)).encode())

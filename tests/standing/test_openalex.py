@@ -25,7 +25,7 @@ from citations.standing.checks import check_works
 from citations.standing.events import BadFile, RejectedRow, SourceEvent, WorkRead
 from citations.standing.sync import source_input, sync_standing_source
 from citations.tasks import sync_standing_source_task
-from tests.citations.test_standing import CITED_DOI, cites_retracted_work, notice_of  # noqa: F401
+from tests.standing.test_checks import CITED_DOI, cites_retracted_work, notice_of  # noqa: F401
 from tests.test_importers_fuzz import FUZZ, json_values, text
 
 FIXTURE = Path(__file__).resolve().parents[1] / "works" / "fixtures" / "openalex_retracted.jsonl"

@@ -7,7 +7,7 @@ import pytest
 from citations.models import ScholarlyWorkEvent, StandingSourceSync
 from citations.standing.sync import sync_standing_source
 from citations.validation import RANGE_TEXT
-from tests.citations.test_standing import CITED_DOI, CROSSREF_WORK, HEADER, RW_DERIVED, needs, rw_row
+from tests.standing.test_checks import CITED_DOI, CROSSREF_WORK, HEADER, RW_DERIVED, needs, rw_row
 
 GOOD_RW = (HEADER + rw_row(50438, CITED_DOI)).encode()
 GOOD_CROSSREF = json.dumps({"message": {"DOI": CITED_DOI, "updated-by": [

@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 from citations.models import Job, StandingSourceSync
 from citations.standing.sync import SyncFailed
 from citations.tasks import sync_standing_source_task
-from tests.citations.test_standing import CITED_DOI, HEADER, rw_row
+from tests.standing.test_checks import CITED_DOI, HEADER, rw_row
 
 DEEP = b"[" * 100_000 + b"]" * 100_000
 HUGE_YEAR = "9" * 5000

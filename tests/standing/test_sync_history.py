@@ -12,7 +12,7 @@ from citations.sources.record_import import import_record
 from citations.standing.checks import check_works
 from citations.standing.revisions import newest_as_of
 from citations.standing.sync import sync_standing_source
-from tests.citations.test_standing import CITED_DOI, HEADER, cites_retracted_work, notice_of, rw_row  # noqa: F401
+from tests.standing.test_checks import CITED_DOI, HEADER, cites_retracted_work, notice_of, rw_row  # noqa: F401
 
 RETRACTED = (HEADER + rw_row(50438, CITED_DOI)).encode()
 CORRECTED = (HEADER + rw_row(50438, CITED_DOI, nature="Correction", notice="10.1155/2023/0000001")).encode()

@@ -11,7 +11,7 @@ from citations.input_files import lines_of
 from citations.models import CitationMeasurement
 from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.sources.citation_counts import import_citation_counts
-from tests.importers.test_arxiv_metadata import line, metadata
+from tests.sources.test_arxiv_metadata import line, metadata
 
 
 def count(arxiv_id="2501.00001", source="openalex", n=12, observed_at="2026-09-01T00:00:00Z", **extra) -> dict:

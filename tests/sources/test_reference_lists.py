@@ -18,7 +18,7 @@ from citations.parsing.identifiers import find_identifiers
 from citations.parsing.parser import parse_reference
 from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.sources.reference_lists import ingest_references
-from tests.importers.test_arxiv_metadata import line, metadata
+from tests.sources.test_arxiv_metadata import line, metadata
 
 LONG_DOI = "10.1234/" + "a" * 392          # 400 characters; the doi column holds 255
 GOOD_RAW = "A. Author. A title of a work. 2020."
