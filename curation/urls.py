@@ -9,5 +9,6 @@ urlpatterns = [
     path("curation/overrides/<int:pk>", views.override_entry, name="override"),
     # The audit trail's admin list was /admin/curation/override/ until the model moved to citations.
     re_path(r"^admin/curation/override/(?P<rest>.*)$",
-            RedirectView.as_view(url="/admin/citations/override/%(rest)s", permanent=True, query_string=True)),
+            RedirectView.as_view(url="/admin/citations/override/%(rest)s", permanent=True, query_string=True),
+            name="old-audit-trail-address"),
 ]
