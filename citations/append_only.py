@@ -2,11 +2,14 @@
 
 Rows are added, never changed or deleted: a revision is a new row, so a record built as of a
 time prints the same bytes forever. Three row-level exceptions, each the narrowest the code
-needs, are spelled out in their own functions below; one setting lets an operator's audited
-purge delete (citations/purge.py, `SET LOCAL pith.purge = 'on'` in the purge's transaction);
-and test databases set `pith.test_database` so the test runner may empty them between tests.
+needs, are spelled out in their own functions below. Rows are deleted only by an operator's
+audited purge (citations/purge.py): in a transaction that has written its audit entry first,
+with the transaction's id, which the trigger looks for; no session setting opens that door. The
+test runner may TRUNCATE a test database: one whose name begins with "test" and that its owner
+marked with `ALTER DATABASE ... SET pith.test_database = 'on'` (the database's own setting, read
+from the catalog: a session's SET cannot give it; a session may SET it 'off' to act as production).
 SQLite has no such triggers; the code paths are the same there, the database just does not
-stand guard.
+stand guard. docs/operations.md says which database role Pith should run as.
 """
 
 APPEND_ONLY_TABLES = [
@@ -50,6 +53,21 @@ REFUSE = """
 GENERIC = """
 CREATE OR REPLACE FUNCTION pith_append_only() RETURNS trigger AS $$
 BEGIN
+    IF TG_OP = 'DELETE' AND EXISTS (SELECT 1 FROM observation_purges WHERE transaction_id = txid_current()) THEN
+        RETURN OLD;
+    END IF;
+    IF TG_OP = 'TRUNCATE' AND current_database() LIKE 'test%'
+       AND COALESCE(current_setting('pith.test_database', true), '') <> 'off'
+       AND EXISTS (SELECT 1 FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase
+                   WHERE d.datname = current_database() AND s.setrole = 0
+                     AND 'pith.test_database=on' = ANY (s.setconfig)) THEN
+        RETURN NULL;
+    END IF;""" + REFUSE + """
+END $$ LANGUAGE plpgsql"""
+# Before migration 0024: a session setting let a transaction delete (pith.purge) or truncate (pith.test_database).
+SESSION_SETTING_GENERIC = """
+CREATE OR REPLACE FUNCTION pith_append_only() RETURNS trigger AS $$
+BEGIN
     IF TG_OP <> 'UPDATE' AND current_setting('pith.purge', true) = 'on' THEN
         IF TG_LEVEL = 'ROW' THEN RETURN OLD; END IF;
         RETURN NULL;
@@ -58,6 +76,12 @@ BEGIN
         RETURN NULL;
     END IF;""" + REFUSE + """
 END $$ LANGUAGE plpgsql"""
+
+
+def replace_guard(schema_editor, *, function: str = GENERIC) -> None:
+    """The generic trigger function again (the triggers that call it stay)."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(function, params=None)     # None: the '%' are SQL's, not placeholders
 
 
 def _update_function(table: str) -> str:

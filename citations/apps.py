@@ -6,4 +6,5 @@ class CitationsConfig(AppConfig):
     verbose_name = "Citations"
 
     def ready(self):
+        from citations import deploy_checks  # noqa: F401 - registers the deploy checks
         from citations.jobs import task_records  # noqa: F401 - connects the Celery signals

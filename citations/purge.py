@@ -4,9 +4,10 @@ Everything else in the store is append-only (PostgreSQL triggers refuse UPDATE, 
 TRUNCATE on every observation table). A purge removes the reference lists of a citing paper
 (all its versions, or the named ones): their extractions, references, resolution links and the
 curation entries about those references, in one transaction that first writes its own audit
-entry (ObservationPurge: operator, reason, time, rows removed) and sets `pith.purge`, the setting
-the triggers let delete within that transaction only. The paper, its metadata snapshots, and
-other papers' references to it stay: they are other observations.
+entry (ObservationPurge: operator, reason, time, the rows it removes, and the transaction's id). On
+PostgreSQL the triggers let a row be deleted only in a transaction that has written such an entry
+(citations/append_only.py), so no session can delete around the audit, whatever it sets. The paper,
+its metadata snapshots, and other papers' references to it stay: they are other observations.
 """
 from collections import Counter
 
@@ -20,6 +21,7 @@ from citations.models import (
     Paper,
     PaperReference,
     PaperReferenceLink,
+    PaperVersion,
     ReferenceExtraction,
     WaitingReferenceKey,
 )
@@ -46,29 +48,45 @@ def purge_references(*, arxiv_id: str, reason: str, operator, versions: list[int
     if versions:
         extractions = extractions.filter(paper_version__version__in=versions)
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:     # SET LOCAL: this transaction only
-                cursor.execute("SET LOCAL pith.purge = 'on'")
+        # The versions locked first, as an ingest locks them: no list can be added while the
+        # rows are counted, so the audit entry written before the deletes says what they remove.
+        list(PaperVersion.objects.select_for_update().filter(paper=paper).values_list("id", flat=True))
         references = PaperReference.objects.filter(extraction__in=extractions)
-        cited = set(PaperReferenceLink.objects.filter(reference__in=references)
-                    .exclude(cited_paper=None).values_list("cited_paper_id", flat=True))
-        counts = Counter()
+        overrides = Override.objects.filter(reference__in=references)
+        links = PaperReferenceLink.objects.filter(reference__in=references)
+        # In dependency order: withdrawals name the entries they withdraw, links and entries
+        # name their references, references their extraction.
+        steps = (("curation_overrides", overrides.exclude(withdraws=None)), ("curation_overrides", overrides),
+                 ("paper_reference_links", links), ("paper_references", references),
+                 ("reference_extractions", extractions))
+        counts = Counter({label: 0 for label, _ in steps})
+        counts["curation_overrides"] = overrides.count()
+        for label, rows in steps[2:]:
+            counts[label] = rows.count()
+        if not counts["reference_extractions"]:
+            raise PurgeRefused(f"arXiv:{arxiv_id} has no reference lists{' of those versions' if versions else ''}")
+        cited = set(links.exclude(cited_paper=None).values_list("cited_paper_id", flat=True))
+        entry = ObservationPurge.objects.create(arxiv_id=arxiv_id, versions=sorted(versions or []), reason=reason,
+                                                operator=operator, counts=dict(counts),
+                                                transaction_id=_transaction_id())
         # Not observations (a materialised view of the links): gone with them, and not counted.
         CurrentResolution.objects.filter(reference__in=references).delete()
         WaitingReferenceKey.objects.filter(reference__in=references).delete()
-        overrides = Override.objects.filter(reference__in=references)
-        # In dependency order: withdrawals name the entries they withdraw, links and entries
-        # name their references, references their extraction.
-        for label, rows in (("curation_overrides", overrides.exclude(withdraws=None)),
-                            ("curation_overrides", overrides),
-                            ("paper_reference_links", PaperReferenceLink.objects.filter(reference__in=references)),
-                            ("paper_references", references),
-                            ("reference_extractions", extractions)):
-            counts[label] += rows.delete()[0]
-        if not counts["reference_extractions"]:
-            raise PurgeRefused(f"arXiv:{arxiv_id} has no reference lists{' of those versions' if versions else ''}")
+        removed = Counter()
+        for label, rows in steps:
+            removed[label] += rows.delete()[0]
+        if removed != counts:
+            raise PurgeRefused(f"the rows changed while they were purged ({dict(removed)} against {dict(counts)}): "
+                               "nothing was removed; run the purge again")
         papers_changed([paper.pk])     # its record's outbound list may now be an older one, or none
-        entry = ObservationPurge.objects.create(arxiv_id=arxiv_id, versions=sorted(versions or []), reason=reason,
-                                                operator=operator, counts=dict(counts))
         records_of_papers_changed(paper_ids={paper.pk, *cited})
     return entry
+
+
+def _transaction_id() -> int | None:
+    """PostgreSQL's id of the current transaction, which the triggers look for in the audit entries."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT txid_current()")
+        return cursor.fetchone()[0]

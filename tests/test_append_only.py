@@ -92,3 +92,46 @@ def test_the_purge_command_asks_for_yes_first(seeds, operator):
     assert not ObservationPurge.objects.exists()
     call_command("purge_references", "2509.11076", "--reason", "takedown request", "--operator", "ops", "--yes")
     assert ObservationPurge.objects.count() == 1
+
+
+@pytest.mark.postgresql
+def test_no_session_setting_lets_a_session_delete_observations(seeds):
+    """Only a transaction that has written a purge's audit entry may delete (citations/purge.py)."""
+    held = PaperReference.objects.count()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL pith.purge = 'on'")                 # the old way in, unaudited
+        assert "append-only" in refused("DELETE FROM paper_reference_links")
+        cursor.execute("SET LOCAL pith.test_database = 'on'")
+        assert "append-only" in refused("DELETE FROM paper_references")
+    assert PaperReference.objects.count() == held and not ObservationPurge.objects.exists()
+
+
+@pytest.mark.postgresql
+def test_a_session_cannot_make_its_database_a_test_database(seeds):
+    """TRUNCATE is let through only in a database its owner marked as a test database (here, until
+    this transaction takes the mark off), never by a session's own setting."""
+    name = connection.ops.quote_name(connection.settings_dict["NAME"])
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute(f"ALTER DATABASE {name} RESET pith.test_database")    # rolled back with the test
+        cursor.execute("SET LOCAL pith.test_database = 'on'")
+        assert "append-only" in refused("TRUNCATE papers CASCADE")
+
+
+@pytest.mark.postgresql
+def test_the_purge_writes_its_audit_entry_with_its_transaction_before_it_deletes(seeds, operator):
+    entry = purge_references(arxiv_id="2509.11076", reason="takedown request #12", operator=operator)
+    assert entry.transaction_id is not None
+    assert entry.counts["reference_extractions"] >= 1 and entry.counts["paper_references"] > 0
+    assert not PaperReference.objects.filter(extraction__paper_version__paper__arxiv_id="2509.11076").exists()
+
+
+@pytest.mark.postgresql
+def test_check_deploy_warns_when_pith_runs_as_a_superuser(db):
+    from django.core.checks import run_checks
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+        superuser = cursor.fetchone()[0]
+    warned = {message.id for message in run_checks(include_deployment_checks=True)}
+    assert ("pith.W001" in warned) == superuser
