@@ -16,6 +16,8 @@ When is a job due again?
   flushed message; a long backlog only costs a few duplicates, which are skipped);
 - started but not finished after JOB_STALE_SECONDS (its worker died and the broker did not
   redeliver).
+A job a command runs in its own process is failed once that process is gone (killed), when the
+sweep runs on the command's host (citations/jobs/processes.py).
 After JOB_MAX_DISPATCHES sends the job is failed, with the reason, for an operator to requeue.
 """
 import logging
@@ -28,6 +30,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from citations.jobs.processes import process_gone
 from citations.models import Job, JobChunk, JobState
 
 log = logging.getLogger(__name__)
@@ -143,13 +146,20 @@ def sweep_jobs(*, now=None) -> dict:
                 dispatches=chunk.dispatches, now=now):
             counts[_resend(chunk.job, lambda c=chunk: send_chunks(job_id=c.job_id, chunk_ids=[c.pk]),
                            chunk.dispatches)] += 1
+    for job in Job.objects.filter(state=JobState.RUNNING, task_name="", chunks=None).order_by("id"):
+        process = (job.arguments or {}).get("process")
+        if process_gone(process):
+            Job.objects.filter(pk=job.pk).fail(
+                f"the command's process (pid {process['pid']} on {process['host']}) ended before the job did "
+                "(killed?): what it committed stays; run the command again")
+            counts["command_gone"] += 1
     return dict(counts)
 
 
 def _resend(job: Job, send, dispatches: int) -> str:
     if dispatches >= settings.JOB_MAX_DISPATCHES:
         Job.objects.filter(pk=job.pk).fail(f"not finished after {dispatches} dispatches; requeue it with "
-                         f"'manage.py jobs --requeue {job.pk}' once the workers are back")
+                                           f"'manage.py jobs --requeue {job.pk}' once the workers are back")
         return "given_up"
     return "sent" if send() else "broker_down"
 

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from celery.signals import task_failure, task_postrun, task_prerun, task_retry
 from django.utils import timezone
 
+from citations.jobs.processes import this_process
 from citations.models import Job, JobState
 
 CHUNK_TASKS = {"citations.resolve_chunk", "citations.dump_chunk", "citations.ingest_file_chunk"}
@@ -59,9 +60,10 @@ def job_failed(task_id=None, exception=None, sender=None, **_):
 def command_job(kind: str, arguments: dict):
     """Work a command does in its own process, recorded as a job like the workers' (manage.py jobs, the
     admin, /api/v1/jobs/): running while the block runs, then succeeded with the counts the block put in
-    job.counts, or failed with the error that left it (which is raised on)."""
-    job = Job.objects.create(kind=kind, arguments=arguments, state=JobState.RUNNING, total_chunks=1,
-                             started_at=timezone.now())
+    job.counts, or failed with the error that left it (which is raised on). It names its process, so
+    the sweep fails it if the process is killed before it ends (citations/jobs/processes.py)."""
+    job = Job.objects.create(kind=kind, arguments={**arguments, "process": this_process()}, state=JobState.RUNNING,
+                             total_chunks=1, started_at=timezone.now())
     try:
         yield job
     except BaseException as error:

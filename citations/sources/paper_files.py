@@ -75,8 +75,11 @@ def ingest_paper_file(*, kind: str, arxiv_id: str, version: int, path: str | Pat
         raise ValueError(f"unknown kind of file {kind!r} (known: {', '.join(KINDS)})")
     outcome = FileOutcome(arxiv_id=arxiv_id, version=version, kind=kind, path=str(path))
     try:
-        if not Paper.objects.filter(arxiv_id=arxiv_id).exists():
-            raise FileRefused(f"arXiv:{arxiv_id} is not held: import its arXiv metadata first")
+        latest = latest_version(arxiv_id)
+        if not 1 <= version <= latest:
+            # A version the metadata never named would be a version nobody published.
+            raise FileRefused(f"arXiv:{arxiv_id} has {'only v1' if latest == 1 else f'v1 to v{latest}'} in its "
+                              f"metadata: v{str(version)[:20]} is not one of them (import newer metadata first)")
         item, outcome.notes = _reference_list(kind, arxiv_id, version, Path(path))
         result, reference_ids = ingest_reference_list(item)
     except (FileRefused, RejectedLine) as error:
@@ -161,21 +164,21 @@ def target_of(text: str) -> tuple[str, int | None]:
     name = Path(text).name if ("/" in text and Path(text).suffix) else text
     try:
         parsed = parse_arxiv_id(name)
-        return parsed.id, parsed.version
+        arxiv_id, version = parsed.id, parsed.version
     except InvalidArxivId as error:
         match = _FILE_NAME.match(name)
         if not match:
             raise ValueError(f"{text!r} does not name an arXiv paper (2509.11076v2, or a file named so)") from error
-    written = match["id"]
-    old_style = re.match(r"^([a-z][a-z.-]*?(?:\.[A-Z]{2})?)(\d{7})$", written)
-    try:
-        parsed = parse_arxiv_id(f"{old_style[1]}/{old_style[2]}" if old_style else written)
-    except InvalidArxivId as error:
-        raise ValueError(str(error)) from None
-    version = int(match["version"]) if match["version"] else None
+        written = match["id"]
+        old_style = re.match(r"^([a-z][a-z.-]*?(?:\.[A-Z]{2})?)(\d{7})$", written)
+        try:
+            arxiv_id = parse_arxiv_id(f"{old_style[1]}/{old_style[2]}" if old_style else written).id
+        except InvalidArxivId as error:
+            raise ValueError(str(error)) from None
+        version = int(match["version"]) if match["version"] else None
     if version is not None and not 1 <= version <= MAX_VERSION:
-        raise ValueError(f"{text!r}: version {version} is not between 1 and {MAX_VERSION}")
-    return parsed.id, version
+        raise ValueError(f"{text[:60]!r}: version {str(version)[:20]} is not between 1 and {MAX_VERSION}")
+    return arxiv_id, version
 
 
 def latest_version(arxiv_id: str) -> int:

@@ -188,3 +188,11 @@ def test_an_encrypted_pdf_is_refused_and_the_earlier_list_stays(paper, gold, tmp
         call_command("ingest_pdf", f"{PAPER}v2", str(notpdf))
     with pytest.raises(CommandError, match="cannot be read"):
         call_command("ingest_pdf", f"{PAPER}v2", str(tmp_path / "missing.pdf"))
+
+
+def test_a_version_the_metadata_never_named_is_refused_and_nothing_is_stored(paper, tmp_path):
+    with pytest.raises(CommandError, match=r"v1 to v2 in its metadata: v99 is not one of them"):
+        call_command("ingest_source", f"{PAPER}v99", str(package(tmp_path)))
+    with pytest.raises(CommandError, match=r"version 99999999999999999999 is not between 1 and 1000"):
+        call_command("ingest_source", f"{PAPER}v99999999999999999999", str(package(tmp_path)))
+    assert stored_lists() == [] and not PaperReference.objects.exists()

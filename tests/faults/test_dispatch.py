@@ -179,3 +179,25 @@ def test_a_sync_with_the_broker_down_keeps_its_checks_as_a_queued_job(broker_dow
     job = Job.objects.get(task_name="citations.check_standing")
     assert f"one-hop checks: job {job.pk} queued, not yet sent" in out
     assert job.state == JobState.QUEUED and job.dispatched_at is None and broker_down == ["citations.check_standing"]
+
+
+def test_a_command_killed_mid_job_leaves_a_failed_job_not_one_running_forever(db):
+    import signal
+    import subprocess
+
+    from citations.jobs.processes import _start_ticks, this_process
+
+    command = subprocess.Popen(["sleep", "60"])
+    process = {**this_process(), "pid": command.pid, "start": _start_ticks(command.pid)}
+    killed = Job.objects.create(kind="citations.ingest_pdf", state=JobState.RUNNING, total_chunks=1,
+                                started_at=timezone.now(), arguments={"process": process})
+    alive = Job.objects.create(kind="citations.ingest_source", state=JobState.RUNNING, total_chunks=1,
+                               started_at=timezone.now(), arguments={"process": this_process()})
+    assert sweep_jobs().get("command_gone", 0) == 0              # both still run
+    command.send_signal(signal.SIGKILL)
+    command.wait()
+    assert sweep_jobs()["command_gone"] == 1
+    killed.refresh_from_db()
+    alive.refresh_from_db()
+    assert killed.state == JobState.FAILED and f"pid {command.pid}" in killed.error and "killed?" in killed.error
+    assert alive.state == JobState.RUNNING
