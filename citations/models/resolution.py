@@ -73,7 +73,7 @@ class CitedWork(models.Model):
     @cached_property
     def stated(self) -> "WorkStatement":
         """The work as the record shows it now: its newest revision with a title, else its first
-        observation (the record's SQL applies the same rule as of its cutoff: citations/records/build.py).
+        observation (the record's SQL applies the same rule as of its cutoff: citations/records/statements.py).
         Reads the revisions prefetched as `revisions_newest_first` (the works API does), else queries."""
         revisions = getattr(self, "revisions_newest_first", None)
         if revisions is None:
