@@ -31,7 +31,7 @@ from citations.records.presentation import (
 )
 from citations.records.build import CAPS, BuiltRecord, RecordUnavailable, build_record
 from citations.records.cache import CachedRecord, cached_record
-from citations.sources.record_import import record_schema
+from citations.sources.record_checks import record_schema
 from citations.pages.search import (
     current_snapshots,
     MAX_QUERY_LENGTH,
