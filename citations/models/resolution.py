@@ -114,7 +114,7 @@ class WorkIdentifier(models.Model):
     kind = models.CharField(max_length=16, choices=IdentifierKind.choices)
     value = models.CharField(max_length=255, help_text="Normalised: DOIs lower case, arXiv ids without version.")
     # No foreign-key constraint, as for WorkTitleKey: identifiers are written only by the works importer
-    # (citations/works/importer.py), in the transaction that creates their work or reads it, and works
+    # (citations/works/batch_store.py), in the transaction that creates their work or reads it, and works
     # are never deleted (cited_works is append-only). The deferred per-row check at commit was a sixth
     # of import_works' time (bench/works.py).
     work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, related_name="identifiers",
