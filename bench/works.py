@@ -235,7 +235,7 @@ def fill(items: list[dict], distractors: int, waiting: int) -> dict:
 
 
 def resolve_all(items: list[dict]) -> dict:
-    from citations.evaluation.measure import reference_fields
+    from citations.evaluation.runner import reference_fields
     from citations.models import CitedWork
     from citations.parsing.parser import parse_reference
     from citations.resolution.matching import resolve

@@ -8,8 +8,8 @@ from django.core.management import call_command
 from citations.demo import UNARXIVE, demo_data_dir
 from citations.models import CurrentResolution, Override, PaperReference
 from citations.records.build import build_record
-from tests.records.test_build import seed_time
 from tests.conftest import SEED_000, SEED_004
+from tests.records.test_build import seed_time
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Keeping paper_current (citations/models/current.py) equal to the log: each paper's newest snapshot
 (as its record shows it now: a completion only once recorded) and its record's outbound list (the
-newest list of the highest version that has one, as citations/records/build.py reads it).
+newest list of the highest version that has one, as citations/records/statements.py reads it).
 
 Every writer of snapshots and reference lists calls `papers_changed()` in its own transaction; one
 statement whatever the batch. `rebuild()` recomputes the table from the log: the same rows, as

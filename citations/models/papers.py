@@ -54,7 +54,7 @@ class PaperSnapshot(models.Model):
     class Meta:
         db_table = "paper_snapshots"
         constraints = [
-            # Also the index behind the record's newest-snapshot-as-of lookups (citations/records/build.py).
+            # Also the index behind the record's newest-snapshot-as-of lookups (citations/records/statements.py).
             models.UniqueConstraint(fields=["paper", "observed_at", "revision"], name="paper_snapshot_once_per_revision"),
             models.CheckConstraint(condition=models.Q(latest_version__gte=1) | models.Q(latest_version__isnull=True),
                                    name="paper_snapshot_version_positive"),

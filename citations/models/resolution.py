@@ -73,7 +73,7 @@ class CitedWork(models.Model):
     @cached_property
     def stated(self) -> "WorkStatement":
         """The work as the record shows it now: its newest revision with a title, else its first
-        observation (the record's SQL applies the same rule as of its cutoff: citations/records/build.py).
+        observation (the record's SQL applies the same rule as of its cutoff: citations/records/statements.py).
         Reads the revisions prefetched as `revisions_newest_first` (the works API does), else queries."""
         revisions = getattr(self, "revisions_newest_first", None)
         if revisions is None:
@@ -114,9 +114,9 @@ class WorkIdentifier(models.Model):
     kind = models.CharField(max_length=16, choices=IdentifierKind.choices)
     value = models.CharField(max_length=255, help_text="Normalised: DOIs lower case, arXiv ids without version.")
     # No foreign-key constraint, as for WorkTitleKey: identifiers are written only by the works importer
-    # (citations/works/importer.py), in the transaction that creates their work or reads it, and works
-    # are never deleted (cited_works is append-only). The deferred per-row check at commit was a sixth
-    # of import_works' time (bench/works.py).
+    # (citations/works/batch_store.py), in the transaction that creates their work or reads it, and works
+    # are never deleted (cited_works is append-only). The deferred per-row check at commit was a large
+    # share of import_works' time (bench/works.py; docs/performance.md).
     work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, related_name="identifiers",
                              db_constraint=False, db_index=False)      # indexed by identifiers_of_work below
     source = models.CharField(max_length=40, help_text="Who asserted it: crossref, openalex, dblp, arxiv...")
@@ -237,7 +237,7 @@ class WorkTitleKey(models.Model):
     and works' keys are never refiled by owner. No foreign-key constraint: a work's keys are written
     only in the transaction that creates the work or revises it (citations/works/), and works are
     never deleted (cited_works is append-only), so a key cannot outlive its work; the per-row check
-    at commit was a quarter of import_works' time (bench/works.py).
+    at commit was a large share of import_works' time (bench/works.py; docs/performance.md).
     """
 
     pk = models.CompositePrimaryKey("key", "work_id")

@@ -42,7 +42,7 @@ from citations.records.presentation import (
     state_count_rows,
 )
 from citations.records.timestamps import render_z
-from citations.sources.record_import import record_schema
+from citations.sources.record_checks import record_schema
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 

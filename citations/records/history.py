@@ -22,13 +22,8 @@ from datetime import UTC, datetime, timedelta
 from django.utils import timezone
 
 from citations.models import Paper
-from citations.records.build import (  # the record's own vendor-neutral SQL helpers
-    BuiltRecord,
-    RecordUnavailable,
-    _fetch,
-    _ts,
-    build_record,
-)
+from citations.records.build import BuiltRecord, RecordUnavailable, build_record
+from citations.records.statements import _fetch, _ts  # the record's own vendor-neutral SQL helpers
 from citations.records.timestamps import render_z
 from citations.validation import OutOfRange, parse_time
 

@@ -1,5 +1,5 @@
 """Keeping held papers' title blocking keys in step with their titles (works are filed under theirs
-by the importer that creates them, citations/works/importer.py). A paper filed under a new key sends
+by the importer that creates them, citations/works/batch_store.py). A paper filed under a new key sends
 the references waiting under it to resolution (citations/resolution/waiting.py)."""
 from collections.abc import Iterable
 

@@ -3,7 +3,7 @@
 `resolve()` returns one of the six states with the link (a held paper and/or a canonical work),
 what decided it (resolver_source) and the evidence. It reads candidates only through the
 CandidateStore protocol, so the same code runs against the database (store.py) and against the
-in-memory stores of the evaluation (evaluation.py).
+in-memory stores of the evaluation (citations/evaluation/stores.py).
 
 Order of decisions, each explained where it is made:
   1. an identifier that names a held paper or work: verified_exact, unless the title contradicts

@@ -12,7 +12,7 @@ something the store does not know of that work yet:
 
 A record that repeats what is known, or states nothing (a notice's bare DOI), writes nothing, so a
 file imported again writes nothing. Nothing is ever replaced: the record shows a work's newest
-titled revision as of its time (citations/records/build.py), and resolution weighs every title, year,
+titled revision as of its time (citations/records/statements.py), and resolution weighs every title, year,
 author and locator a source gave (citations/resolution/store.py). A revision's title is filed under
 its blocking keys like the first one, so a reference citing it finds the work.
 """

@@ -71,7 +71,7 @@ def test_a_queued_reference_shows_its_raw_text_its_paper_on_arxiv_and_its_neighb
 def test_a_reference_with_raw_text_shows_it_as_the_source_gave_it(logged_in, db):
     [reference] = make_references(make_paper("2501.00003"), 1)
     html = logged_in.get(f"{CHANGELIST}{reference.pk}/change/").content.decode()
-    assert f'<blockquote id="raw-text"' in html and reference.raw_text in html
+    assert '<blockquote id="raw-text"' in html and reference.raw_text in html
 
 
 def test_a_reference_read_from_a_pdf_shows_the_page_it_starts_on(logged_in, db):

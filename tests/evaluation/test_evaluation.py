@@ -7,19 +7,12 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from citations.evaluation import measure as ev
-from citations.evaluation.measure import (
-    Case,
-    IdCounts,
-    LinkCounts,
-    MemoryStore,
-    PrintedIds,
-    TitleCounts,
-    YearCounts,
-    gold_arxiv,
-    gold_doi,
-    gold_year,
-)
+from citations.evaluation import link_gold, parse_gold
+from citations.evaluation.cases import Case, PrintedIds, gold_arxiv, gold_doi, gold_year
+from citations.evaluation.datasets import available
+from citations.evaluation.metrics import IdCounts, LinkCounts, TitleCounts, YearCounts, f1
+from citations.evaluation.runner import Report, linked, run_case
+from citations.evaluation.stores import MemoryStore, identity
 from citations.parsing.text import title_blocking_keys
 from citations.resolution.matching import Candidate, ReferenceFields, resolve
 
@@ -28,7 +21,7 @@ DATA_DIR = Path(os.environ.get("PITH_DATA_DIR") or Path(__file__).resolve().pare
 
 def data(name: str) -> Path:
     """The data dir, or skip when this data set is not there."""
-    if name not in ev.available(DATA_DIR):
+    if name not in available(DATA_DIR):
         pytest.skip(f"{name} not found under {DATA_DIR}")
     return DATA_DIR
 
@@ -111,16 +104,16 @@ def test_link_precision_recall_and_f1():
 
 
 def test_f1_of_zero_precision_and_recall_is_zero():
-    assert ev.f1(0.0, 0.0) == 0.0
-    assert ev.f1(None, 1.0) is None
+    assert f1(0.0, 0.0) == 0.0
+    assert f1(None, 1.0) is None
 
 
 def test_report_rows_states_by_link_gold():
     store = MemoryStore([work("10.1000/abc", doi="10.1000/abc")])
-    report = ev.Report(name="hand-made", store="test")
-    report.add(ev.run_case(Case("1", "A. Author, Some title of a paper, J. Tests 1 (2020) 1. doi:10.1000/abc",
+    report = Report(name="hand-made", store="test")
+    report.add(run_case(Case("1", "A. Author, Some title of a paper, J. Tests 1 (2020) 1. doi:10.1000/abc",
                                 link=frozenset({"10.1000/abc"})), store))
-    report.add(ev.run_case(Case("2", "A. Author, Another title of a paper, J. Tests 1 (2020) 2.",
+    report.add(run_case(Case("2", "A. Author, Another title of a paper, J. Tests 1 (2020) 2.",
                                 link=frozenset()), store))
     assert report.states["gold target"]["verified_exact"] == 1
     assert sum(report.states["gold null"].values()) == 1
@@ -195,14 +188,14 @@ def test_memory_store_merges_candidates_of_one_work():
 def test_memory_store_serves_the_resolver():
     result = resolve(ReferenceFields("Attention is all you need", 2017), MemoryStore([TRANSFORMER, BERT]))
     assert (result.state, result.work_id) == ("verified_fuzzy", "w1")
-    assert ev.linked(resolve(ReferenceFields(None, None, ({"kind": "arxiv", "value": "1810.04805", "valid": True},)),
+    assert linked(resolve(ReferenceFields(None, None, ({"kind": "arxiv", "value": "1810.04805", "valid": True},)),
                              MemoryStore([BERT]))) == "paper:7"
 
 
 # --- loaders --------------------------------------------------------------------------------------
 
 def test_grobid_loader_reads_titles_dates_and_printed_ids():
-    cases = list(ev.load_grobid(data("grobid-citation-corpus")))
+    cases = list(parse_gold.load_grobid(data("grobid-citation-corpus")))
     assert len(cases) == 8678 + 327
     berruto = next(c for c in cases if c.raw.startswith("F. Berruto, L. Giusti, C. Hoelbling and C. Rebbi"))
     assert berruto.year == 2002
@@ -216,7 +209,7 @@ def test_grobid_loader_reads_titles_dates_and_printed_ids():
 
 
 def test_anystyle_loader_deduplicates_and_reads_gold():
-    cases = list(ev.load_anystyle(data("anystyle-parser-gold")))
+    cases = list(parse_gold.load_anystyle(data("anystyle-parser-gold")))
     assert len({c.raw for c in cases}) == len(cases)
     assert 2950 < len(cases) < 1669 + 1514 - 200
     first = cases[0]
@@ -227,7 +220,7 @@ def test_anystyle_loader_deduplicates_and_reads_gold():
 
 
 def test_refextract_loader_reads_years_ids_and_the_malformed_doi():
-    cases = {c.key.split("::")[1].split("#")[0]: c for c in ev.load_refextract(data("refextract-test-cases"))}
+    cases = {c.key.split("::")[1].split("#")[0]: c for c in parse_gold.load_refextract(data("refextract-test-cases"))}
     assert len(cases) == 28
     assert cases["test_month_with_year"].year == 1967
     assert cases["test_reference_split"].year is None          # two references, two years
@@ -239,48 +232,48 @@ def test_refextract_loader_reads_years_ids_and_the_malformed_doi():
 
 def test_crossref_overall_loader_queries_unstructured_strings_against_structured_gold():
     directory = data("crossref-overall-2k")
-    cases = list(ev.load_crossref_overall(directory))
+    cases = list(link_gold.load_crossref_overall(directory))
     assert len(cases) == 615
     assert sum(1 for c in cases if c.link) == 374
     deane = next(c for c in cases if c.raw.startswith("Deane EE, Zhou L, Woo NYS (2006)"))
     assert deane.link == frozenset({"10.1016/j.mce.2006.08.006"}) and deane.year == 2006
-    store = MemoryStore(ev.crossref_overall_works(directory, cases))
+    store = MemoryStore(link_gold.crossref_overall_works(directory, cases))
     assert store.by_doi("10.1016/s0969-2126(97)00260-8").titles == \
         ("CATH–a hierarchic classification of protein domain structures.",)
 
 
 def test_crossref_comparison_loader_has_gold_dois_and_nulls():
     directory = data("crossref-comparison-reasons")
-    cases = list(ev.load_crossref_comparison(directory))
+    cases = list(link_gold.load_crossref_comparison(directory))
     assert (len(cases), sum(1 for c in cases if c.link), sum(1 for c in cases if c.link == frozenset())) == \
         (2000, 1194, 806)
     assert sum(len(c.doi.values) for c in cases if c.doi) == 64
-    store = MemoryStore(ev.crossref_comparison_works(directory, cases))
+    store = MemoryStore(link_gold.crossref_comparison_works(directory, cases))
     assert all(not c.titles for c in store.candidates)
 
 
 def test_glutton_loader_has_a_gold_doi_and_title_and_no_year():
     directory = data("biblio-glutton-doi-matching")
-    cases = list(ev.load_glutton(directory))
+    cases = list(link_gold.load_glutton(directory))
     assert len(cases) == 17015
     assert cases[1].link == frozenset({"10.1016/s0016-5107(74)73914-1"})
     assert cases[1].title == "Endoscopic sphincterotomy of the ampulla of Vater"
     assert all(c.year is None for c in cases)
-    store = MemoryStore(ev.glutton_works(directory, cases))
+    store = MemoryStore(link_gold.glutton_works(directory, cases))
     assert len(store) == 16803 and all(not c.years for c in store.candidates)
 
 
 def test_unarxive_loader_links_gold_ids_and_printed_arxiv_ids():
     directory = data("unarxive-sample")
-    cases = list(ev.load_unarxive(directory))
+    cases = list(link_gold.load_unarxive(directory))
     assert len(cases) == 1786
     assert sum(1 for c in cases if c.link) >= 521
     assert all(a in c.raw for c in cases for a in c.arxiv.values)       # printed ids are in the text
     wang = next(c for c in cases if "arXiv:2211.10989" in c.raw)
     assert "2211.10989" in wang.arxiv.values                           # the linked id, without its version
-    store = MemoryStore(ev.unarxive_works(directory, cases))
+    store = MemoryStore(link_gold.unarxive_works(directory, cases))
     assert store.by_arxiv_id("2211.10989") is not None
-    assert ev.identity(store.by_arxiv_id("2211.10989")) in wang.link
+    assert identity(store.by_arxiv_id("2211.10989")) in wang.link
 
 
 # --- the command ----------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 """The reader's path in a real browser (Debian's Chromium through Playwright) on the demo data, and
 every public page at phone and desktop widths: it must fit the viewport, with no sideways scroll.
 Each page is saved under var/screenshots/ for a reviewer to look at."""
-import re
 
 import pytest
 from django.core.management import call_command

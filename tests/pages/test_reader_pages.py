@@ -48,7 +48,7 @@ def test_a_candidate_of_an_unresolved_reference_is_not_shown_as_the_cited_paper(
         row = row_of(page, observation["observation_id"])
         cited = observation["citation"]["cited_paper"]
         assert "None claimed." in row and "A candidate was named, not matched" in row
-        assert f'title="A held paper this reference was compared with; it is not claimed as the cited paper"' in row
+        assert 'title="A held paper this reference was compared with; it is not claimed as the cited paper"' in row
         assert cited["title"] not in row       # its title would read as the match
 
 

@@ -98,7 +98,7 @@ def test_titles_parsed_elsewhere_are_tidied_the_same_way():
         "Sentinel: Efficient tensor migration on heterogeneous memory systems"
 
 
-# Cases the evaluation on ../shared/data turned up (citations/evaluation/measure.py).
+# Cases the evaluation on ../shared/data turned up (citations/evaluation/).
 
 def test_a_balanced_closing_bracket_stays_part_of_the_doi():
     assert parse_reference("A. B. A title of things. GSA 2010. doi:10.1130/2010.2465(22).").doi == "10.1130/2010.2465(22)"

@@ -13,8 +13,8 @@ from citations.records.dumps import plan_dump, published_dumps, run_dump_chunk
 from citations.records.timestamps import parse_z
 from curation.groups import curators_group
 from curation.services import apply_override, revision_of
-from tests.records.test_build import verify_with_shared_tool
 from tests.factories import make_paper, make_references
+from tests.records.test_build import verify_with_shared_tool
 
 
 @pytest.fixture(autouse=True)

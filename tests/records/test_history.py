@@ -1,9 +1,8 @@
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 from django.core.management import call_command
-from django.utils import timezone
 
 from citations.current.resolutions import links_written
 from citations.models import Paper, PaperReference, PaperReferenceLink

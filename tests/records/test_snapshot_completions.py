@@ -1,5 +1,4 @@
 """A record that knows more of a held snapshot adds a revision; records as of earlier times keep their bytes."""
-import copy
 import json
 
 from citations.models import PaperSnapshot

@@ -188,7 +188,7 @@ CURCUMIN_RAW = ("Tonnesen HH, Karlsen J, Mostad A, Pedersen U, Rasmussen PB, \nL
 
 
 def fields_of(raw):
-    from citations.evaluation.measure import reference_fields
+    from citations.evaluation.runner import reference_fields
     from citations.parsing.parser import parse_reference
 
     return reference_fields(parse_reference(raw))

@@ -1,7 +1,6 @@
 """import_citation_counts: a bad line is rejected with its reason, never a traceback; times are
 in the one stored range; the exit status says whether every line was taken."""
 import gzip
-import json
 
 import pytest
 from django.core.management import call_command

@@ -38,7 +38,7 @@ def test_a_bad_file_is_one_sentence_from_the_command(db, tmp_path, name):
     with pytest.raises(CommandError) as refused:
         call_command("sync_standing_source", source, write(tmp_path, data))
     message = str(refused.value)
-    assert message.startswith(f"sync #") and "failed, nothing changed: " in message and why in message
+    assert message.startswith("sync #") and "failed, nothing changed: " in message and why in message
     assert "\n" not in message and "Error" not in message and len(message) < 300
 
 

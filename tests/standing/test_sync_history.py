@@ -2,7 +2,6 @@
 import json
 from datetime import timedelta
 
-import pytest
 from django.core.management import call_command
 from django.utils import timezone
 

@@ -11,7 +11,7 @@ from citations.input_files import lines_of
 from citations.models import CitedWork, PaperTitleKey, WorkIdentifier, WorkTitleKey
 from citations.parsing.text import title_fingerprints
 from citations.sql_arrays import any_of
-from citations.works import importer, read_ahead
+from citations.works import batch_plan, batch_store, importer, read_ahead
 from citations.works.importer import import_works
 from citations.works.sources import loads
 
@@ -63,19 +63,19 @@ def test_values_with_backslashes_and_tabs_are_stored_as_read():
 def test_copy_escapes_tabs_line_breaks_carriage_returns_and_backslashes():
     work = CitedWork.objects.create(snapshot_observed_at="2025-01-01T00:00:00Z")
     values = ["a\tb", "a\nb", "a\rb", "a\\b", "\\N", "\\.", "x\\\ty\n"]
-    importer._copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
-                   [("dblp", value, str(work.id), "dblp", "2025-01-01T00:00:00+00:00") for value in values])
+    batch_store._copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
+                      [("dblp", value, str(work.id), "dblp", "2025-01-01T00:00:00+00:00") for value in values])
     assert sorted(WorkIdentifier.objects.filter(work=work).values_list("value", flat=True)) == sorted(values)
-    importer._copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
-                   [("doi", "10.1/x", str(work.id), "crossref", None)][:0])      # nothing: no statement
+    batch_store._copy("work_identifiers", ("kind", "value", "work_id", "source", "observed_at"),
+                      [("doi", "10.1/x", str(work.id), "crossref", None)][:0])      # nothing: no statement
     with pytest.raises(ValueError):
-        importer._copy_lines("work_title_keys", ("key", "work_id"), [f"a\\b\t{work.id}\n"])
+        batch_store._copy_lines("work_title_keys", ("key", "work_id"), [f"a\\b\t{work.id}\n"])
 
 
 def test_new_work_ids_are_version_7_uuids_that_follow_each_other():
-    ids = importer._uuid7_texts(2000)
+    ids = batch_plan._uuid7_texts(2000)
     assert len(set(ids)) == 2000 and ids == sorted(ids)
-    later = importer._uuid7_texts(1)[0]
+    later = batch_plan._uuid7_texts(1)[0]
     for text in ids:
         value = uuid.UUID(text)
         assert str(value) == text and value.version == 7 and value.variant == uuid.RFC_4122

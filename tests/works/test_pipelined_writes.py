@@ -1,5 +1,5 @@
 """On PostgreSQL, outside a caller's transaction, import_works decides a batch while a thread of its own
-stores the batch before (importer._PipelinedWriter). The store it leaves is the one the batches written
+stores the batch before (writers.PipelinedWriter). The store it leaves is the one the batches written
 one after the other leave: a batch reaching what the batch being stored writes waits for it."""
 import json
 
@@ -9,7 +9,7 @@ from django.db import connection
 from citations.input_files import lines_of
 from citations.models import CitedWork, WorkIdentifier, WorkTitleKey
 from citations.parsing.text import title_fingerprints
-from citations.works import importer, read_ahead
+from citations.works import importer, read_ahead, writers
 from citations.works.importer import import_works
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
@@ -87,7 +87,7 @@ def test_a_batch_failing_in_the_writing_thread_is_raised_the_batches_before_stay
         batches_of_three, monkeypatch):
     before = open_connections()
     stored = []
-    original = importer._store
+    original = writers.store_batch
 
     def store(plan, observed_at, *, copy):
         if len(stored) == 2:
@@ -95,7 +95,7 @@ def test_a_batch_failing_in_the_writing_thread_is_raised_the_batches_before_stay
         stored.append(plan)
         original(plan, observed_at, copy=copy)
 
-    monkeypatch.setattr(importer, "_store", store)
+    monkeypatch.setattr(writers, "store_batch", store)
     with pytest.raises(RuntimeError, match="went away"):
         import_works(lines(*(line(f"10.1234/f{n}", f"Work {n} of a failing import") for n in range(12))),
                      source="crossref")
@@ -122,7 +122,7 @@ def test_a_work_another_importer_wrote_meanwhile_is_joined_not_written_twice(bat
 
     if not pipelined:
         monkeypatch.setattr(importer, "_can_pipeline", lambda: False)
-    original = importer._plan
+    original = writers.plan_batch
 
     def another_importer():
         CitedWork.objects.create(doi="10.1234/c1", title="Written by another importer",
@@ -137,7 +137,7 @@ def test_a_work_another_importer_wrote_meanwhile_is_joined_not_written_twice(bat
             thread.join()
         return plan
 
-    monkeypatch.setattr(importer, "_plan", decided_then_another_importer_writes)
+    monkeypatch.setattr(writers, "plan_batch", decided_then_another_importer_writes)
     report = import_works(lines(line("10.1234/c0", "A work of this import"), line("10.1234/c1", "The raced work")),
                           source="crossref")
     # c1 is found on the batch's second reading, and its own record is a revision of it

@@ -4,7 +4,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.evaluation.measure import DATASET_NAMES, available, evaluate, render
+from citations.evaluation.datasets import DATASET_NAMES, available
+from citations.evaluation.rendering import render
+from citations.evaluation.runner import evaluate
 
 
 def default_data_dir() -> Path:
