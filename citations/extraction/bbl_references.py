@@ -5,10 +5,13 @@ from pathlib import PurePosixPath
 
 from citations.extraction.latex_text import latex_to_text, read_group, skip_spaces, verbatim
 from citations.extraction.reference_format import format_reference
+from citations.extraction.source_package import SourceRefused
 from citations.extraction.source_references import SourceReference, SourceReferences
 
 _THEBIBLIOGRAPHY = re.compile(r"\\begin\s*\{thebibliography\}")
 _END_THEBIBLIOGRAPHY = re.compile(r"\\end\s*\{thebibliography\}")
+# Far above any real bibliography, and small enough that reading a hostile one costs seconds.
+MAX_BIBLIOGRAPHY_CHARACTERS = 8_000_000
 _BIBLATEX_ENTRY = re.compile(r"\\entry\s*\{([^{}]*)\}\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 
 
@@ -23,6 +26,9 @@ def references_from_bbl(texts: dict[str, str], main: str | None, notes: list[str
         preferred += [n for n in bbls if PurePosixPath(n).stem == PurePosixPath(main).stem]
     others = sorted(set(bbls + inline) - set(preferred), key=lambda n: (-len(texts[n]), n))
     for member in preferred + others:
+        if len(texts[member]) > MAX_BIBLIOGRAPHY_CHARACTERS:
+            raise SourceRefused(f"{member} has {len(texts[member]):,} characters: a bibliography is read up to "
+                                f"{MAX_BIBLIOGRAPHY_CHARACTERS:,} (tens of thousands of entries)")
         references = _parse_bbl(texts[member], member)
         if references:
             unused = [n for n in preferred + others if n != member]
@@ -94,7 +100,8 @@ def _links(latex: str) -> tuple[str, ...]:
 # --- biblatex .bbl -------------------------------------------------------------------------
 
 _BIBLATEX_PART = re.compile(r"\\(field|list|name)\s*\{([^{}]*)\}")
-_BIBLATEX_VERB = re.compile(r"\\verb\s*\{([^{}]*)\}(.*?)\\endverb", re.S)
+_VERB = re.compile(r"\\verb\s*\{([^{}]*)\}")
+_END_VERB = re.compile(r"\\endverb")
 _KEY_VALUE = re.compile(r"(\w+)\s*=\s*")
 
 
@@ -118,9 +125,15 @@ def _biblatex_items(text: str) -> list[tuple[str, str, tuple[str, ...]]]:
 def _biblatex_fields(body: str) -> tuple[dict[str, str], list[str], bool]:
     fields: dict[str, str] = {}
     names: dict[str, list[str]] = {}
+    read_to = 0
     for part in _BIBLATEX_PART.finditer(body):
+        # A part inside an earlier part's value is text of that value, not a field. This is also what
+        # keeps a hostile body linear: a value left open runs to the end, and nothing after it is read
+        # again (each part re-reading the rest made a body of unclosed values quadratic).
+        if part.start() < read_to:
+            continue
         kind, name = part.groups()
-        groups = _consecutive_groups(body, part.end())
+        groups, read_to = _consecutive_groups(body, part.end())
         if not groups:
             continue
         if kind == "field":
@@ -129,8 +142,8 @@ def _biblatex_fields(body: str) -> tuple[dict[str, str], list[str], bool]:
             fields.setdefault(name, " and ".join(_top_level_groups(groups[-1])))
         else:                 # \name{author}{2}{}{{...}{...}}
             names.setdefault(name, [_biblatex_person(p) for p in _top_level_groups(groups[-1])])
-    for verb in _BIBLATEX_VERB.finditer(body):
-        fields.setdefault(verb.group(1), re.sub(r"\\verb\s?", "", verb.group(2)))
+    for name, value in _verbatim_fields(body):
+        fields.setdefault(name, re.sub(r"\\verb\s?", "", value))
     if "journaltitle" in fields:
         fields.setdefault("journal", fields["journaltitle"])
     if "date" in fields:
@@ -168,14 +181,33 @@ def _key_values(s: str) -> dict[str, str]:
     return values
 
 
-def _consecutive_groups(s: str, i: int) -> list[str]:
+def _consecutive_groups(s: str, i: int) -> tuple[list[str], int]:
+    """The brace groups that follow s[i] one after the other, and the index after the last."""
     groups = []
     i = skip_spaces(s, i)
     while s.startswith("{", i):
         content, i = read_group(s, i)
         groups.append(content)
         i = skip_spaces(s, i)
-    return groups
+    return groups, i
+
+
+def _verbatim_fields(body: str):
+    """(name, value) of each \\verb{name} ... \\endverb, in one pass: a \\verb that is never ended
+    is not a field (a regex looking ahead for \\endverb from every \\verb read a hostile body once per
+    \\verb)."""
+    ends = [match.start() for match in _END_VERB.finditer(body)]
+    next_end, read_to = 0, 0
+    for verb in _VERB.finditer(body):
+        if verb.start() < read_to:              # inside the value before: its text
+            continue
+        while next_end < len(ends) and ends[next_end] < verb.end():
+            next_end += 1
+        if next_end == len(ends):
+            return
+        yield verb.group(1), body[verb.end():ends[next_end]]
+        read_to = ends[next_end] + len("\\endverb")
+        next_end += 1
 
 
 def _top_level_groups(s: str) -> list[str]:

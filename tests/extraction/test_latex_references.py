@@ -411,3 +411,28 @@ def test_tex_without_any_bibliography_gives_no_references_and_says_so():
     assert result.references == [] and result.origin is None
     assert any("no bibliography" in note for note in result.notes)
 
+
+
+def test_a_biblatex_bbl_of_values_left_open_is_read_in_one_pass():
+    """A 2.8 KB package held a .bbl of `\\field{title}{{x` repeated: each field read the rest of the
+    file again (quadratic: 32 KB took 15 s, 1 MB ran for days). Now a value left open runs to the end
+    once, and an entry of half a megabyte of them is read in seconds, its first field kept."""
+    import time
+
+    hostile = "\\entry{k}{article}{}\n\\field{year}{2020}\n" + "\\field{title}{{x" * 32_000 + "\\endentry\n"
+    hostile += "\\entry{v}{misc}{}\n\\field{title}{A title kept}\n" + "\\verb{url}x " * 32_000 + "\\endentry\n"
+    started = time.monotonic()
+    found = extract_references(tar_bytes({"main.tex": MAIN_TEX, "main.bbl": hostile}))
+    assert time.monotonic() - started < 60
+    assert len(found.references) == 2 and "2020" in found.references[0].raw_text
+    assert "A title kept" in found.references[1].raw_text
+
+
+def test_a_bibliography_too_large_to_be_one_is_refused_with_a_sentence():
+    from citations.extraction.bbl_references import MAX_BIBLIOGRAPHY_CHARACTERS
+    from citations.extraction.source_package import SourceRefused
+
+    huge = "\\begin{thebibliography}{9}\n" + "\\bibitem{k} A. Author. A title. 2020.\n" * (
+        MAX_BIBLIOGRAPHY_CHARACTERS // 38 + 1)
+    with pytest.raises(SourceRefused, match=r"main\.bbl has [0-9,]+ characters: a bibliography is read up to"):
+        extract_references(tar_bytes({"main.tex": MAIN_TEX, "main.bbl": huge}))
