@@ -58,7 +58,8 @@ def dump_chunk(chunk_id: int) -> dict:
     return run_dump_chunk(chunk_id)
 
 
-@shared_task(name="citations.ingest_file_chunk", base=ChunkTask, **RETRY)
+@shared_task(name="citations.ingest_file_chunk", base=ChunkTask, soft_time_limit=settings.FILE_TASK_SECONDS,
+             time_limit=settings.FILE_TASK_SECONDS + 30, **RETRY)
 def ingest_file_chunk(chunk_id: int) -> dict:
     """Read one file of a bulk run (a PDF or a source package) into its paper's reference list, and
     resolve it (citations/sources/paper_files.py); a chunk already done is skipped."""

@@ -230,6 +230,13 @@ CELERY_RESULT_BACKEND = env_url("CELERY_RESULT_BACKEND", ("redis", "rediss"))
 CELERY_TASK_ACKS_LATE = True               # a task whose worker dies is redelivered...
 CELERY_TASK_REJECT_ON_WORKER_LOST = True   # ...instead of being acknowledged as done
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# No task runs unbounded: past the soft limit it is told (and a paper file is refused with a sentence),
+# past the hard one its process is ended and the task failed. Reading one paper file has its own, shorter
+# bounds (FILE_TASK_SECONDS): a file is untrusted input.
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 3600, minimum=2)
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", CELERY_TASK_TIME_LIMIT - 60 if
+                                      CELERY_TASK_TIME_LIMIT > 120 else CELERY_TASK_TIME_LIMIT - 1, minimum=1)
+FILE_TASK_SECONDS = env_int("FILE_TASK_SECONDS", 120, minimum=1)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 # A message whose worker died unacknowledged goes back to the queue once visibility_timeout has

@@ -63,6 +63,9 @@ MALFORMED = {
     "JOB_REQUEUE_SECONDS": ["0"],
     "JOB_STALE_SECONDS": ["0"],
     "JOB_MAX_DISPATCHES": ["0"],
+    "CELERY_TASK_TIME_LIMIT": ["1", "an hour"],
+    "CELERY_TASK_SOFT_TIME_LIMIT": ["0", "-5"],
+    "FILE_TASK_SECONDS": ["0", "2m"],
     "LOG_LEVEL": ["LOUD", "10"],
 }
 # Read from the environment with no value refused: `manage.py check --deploy` judges the key.

@@ -21,6 +21,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+
 from citations.arxiv_ids import MAX_VERSION, InvalidArxivId, parse_arxiv_id
 from citations.input_files import RejectedLine
 from citations.jobs.planning import plan_chunks
@@ -84,6 +87,11 @@ def ingest_paper_file(*, kind: str, arxiv_id: str, version: int, path: str | Pat
         result, reference_ids = ingest_reference_list(item)
     except (FileRefused, RejectedLine) as error:
         outcome.outcome, outcome.reason = "refused", str(error)
+        return outcome
+    except SoftTimeLimitExceeded:
+        # A worker's time for one file ran out (FILE_TASK_SECONDS): what the file wrote is rolled back.
+        outcome.outcome = "refused"
+        outcome.reason = f"reading the file took longer than the {settings.FILE_TASK_SECONDS} s a file may take"
         return outcome
     outcome.outcome, outcome.source, outcome.references = result, item.source, len(item.references)
     if result == "created" and resolve:

@@ -196,3 +196,19 @@ def test_a_version_the_metadata_never_named_is_refused_and_nothing_is_stored(pap
     with pytest.raises(CommandError, match=r"version 99999999999999999999 is not between 1 and 1000"):
         call_command("ingest_source", f"{PAPER}v99999999999999999999", str(package(tmp_path)))
     assert stored_lists() == [] and not PaperReference.objects.exists()
+
+
+def test_a_file_whose_reading_outlasts_the_workers_time_is_refused_and_nothing_is_stored(paper, tmp_path,
+                                                                                         monkeypatch, settings):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from citations.sources import paper_files
+
+    def endless(*args, **kwargs):
+        raise SoftTimeLimitExceeded()           # what Celery raises in the task at FILE_TASK_SECONDS
+
+    monkeypatch.setattr(paper_files, "_reference_list", endless)
+    outcome = ingest_paper_file(kind="source", arxiv_id=PAPER, version=2, path=package(tmp_path))
+    assert outcome.outcome == "refused"
+    assert outcome.reason == f"reading the file took longer than the {settings.FILE_TASK_SECONDS} s a file may take"
+    assert stored_lists() == []
