@@ -43,14 +43,13 @@ class CursorPage(CursorPagination):
         self.cursor = self.decode_cursor(request)
         reverse = self.cursor is not None and self.cursor.reverse
         queryset = queryset.order_by(*(_reverse_ordering(self.ordering) if reverse else self.ordering))
-        offset = 0
+        offset = self.cursor.offset if self.cursor is not None else 0      # DRF's cursors only
         if self.cursor is not None and self.cursor.position is not None:
             if self._legacy:
                 # DRF's own cursor: after the first field's value, past `offset` rows sharing the next one.
                 name, descending = _field(self.ordering[0])
                 lookup = "lt" if descending != reverse else "gt"
                 queryset = queryset.filter(**{f"{name}__{lookup}": self._values[0]})
-                offset = self.cursor.offset
             else:
                 queryset = queryset.filter(_after(self.ordering, self._values, before=reverse))
         results = list(queryset[offset:offset + self.page_size + 1])
@@ -95,7 +94,7 @@ class CursorPage(CursorPagination):
         if cursor is None or cursor.position is None:
             if cursor is not None and cursor.reverse:
                 raise ValidationError({"cursor": [INVALID_CURSOR]})
-            return cursor
+            return cursor                   # the first page, or DRF's offset into it
         values = self._position_values(cursor.position)
         if values is None:
             raise ValidationError({"cursor": [INVALID_CURSOR]})
