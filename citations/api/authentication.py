@@ -19,6 +19,7 @@ from rest_framework.authtoken.models import Token
 
 from citations.api.page_cache import remember_generations
 from citations.api.permissions import HELD, held_permissions_sql, only_model_backend
+from citations.api.throttles import AddressThrottle
 from citations.models.generations import GENERATIONS, JOB_KEYS, LIST_KEYS, jobs_generation, lists_generation
 
 
@@ -32,6 +33,13 @@ class TokenAuthentication(authentication.TokenAuthentication):
         self._request = request
         try:
             return super().authenticate(request)
+        except exceptions.AuthenticationFailed:
+            # Answered before DRF's throttles run: count it as an anonymous request of its address,
+            # so guessing tokens (or sending a wrong one on every request) is limited as browsing is.
+            throttle = AddressThrottle("anon")
+            if not throttle.allow_request(request, None):
+                raise exceptions.Throttled(throttle.wait()) from None
+            raise
         finally:
             self._request = None
 
