@@ -154,6 +154,8 @@ WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
 
 # Request bodies larger than this are refused with 413 before a view reads them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1)
+# Seconds a request body may take to arrive under gunicorn (pith/middleware.py): then 408.
+REQUEST_BODY_SECONDS = env_float("REQUEST_BODY_SECONDS", 30, minimum=0.1)
 
 LOGIN_URL = "admin:login"
 

@@ -42,6 +42,7 @@ MALFORMED = {
     "API_PAGE_CACHE_SECONDS": ["0", "10m"],
     "API_PAGE_LOCAL_ENTRIES": ["-1"],
     "PAGE_RATE": ["garbage", "0/minute", "10"],
+    "REQUEST_BODY_SECONDS": ["soon", "0", "-1", "nan", "inf"],
     "API_ANON_RATE": ["garbage", "10/fortnight", "0/minute", "-5/minute", "10/mango", "1.5/minute", "10"],
     "API_USER_RATE": ["fast", "100/week"],
     "TRUSTED_PROXIES": ["-1", "yes"],
