@@ -3,7 +3,9 @@ curation app's reference admin). Installed as Django's default site by pith.apps
 so every app registers on `admin.site` as usual and none imports another's admin. (Not inside the
 citations.admin package: Django imports this module while it makes `admin.site`, and that
 package registers admins on `admin.site` as it is imported.)"""
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import ValidationError
 
 from citations.validation import EARLIEST, LATEST
 
@@ -22,6 +24,30 @@ class RefuseUnsafeLookups:
         if last in ("year", "iso_year") and not _is_stored_year(value):
             return False
         return super().lookup_allowed(lookup, value, request)
+
+    def response_action(self, request, queryset):
+        """A bulk action's selection is posted ids, which Django puts straight into `pk__in`: one
+        that is not a primary key (`_selected_action=x` for a UUID or an integer) fails there, as a
+        500. Leave the malformed ids out, as Django leaves out ids of rows that no longer exist, and
+        say so; with none left, Django's own message for an empty selection answers."""
+        selected = request.POST.getlist(ACTION_CHECKBOX_NAME)
+        well_formed = [value for value in selected if _is_primary_key(self.model, value)]
+        if len(well_formed) != len(selected):
+            post = request.POST.copy()
+            post.setlist(ACTION_CHECKBOX_NAME, well_formed)
+            request.POST = post
+            messages.warning(request, f"{len(selected) - len(well_formed)} selected id(s) named no "
+                                      f"{self.model._meta.verbose_name} and were left out.")
+        return super().response_action(request, queryset)
+
+
+def _is_primary_key(model, value: str) -> bool:
+    field = model._meta.pk
+    try:
+        field.run_validators(field.to_python(value))      # integers: the database's range
+    except (ValidationError, TypeError, ValueError, OverflowError):
+        return False
+    return "\x00" not in value
 
 
 def _is_stored_year(value) -> bool:

@@ -1,5 +1,6 @@
 from django.urls import path, register_converter
 
+from citations.api.throttles import throttled_page
 from citations.pages import history as history_views
 from citations.pages import views
 
@@ -20,16 +21,17 @@ class ArxivIdConverter:
 register_converter(ArxivIdConverter, "arxiv")
 
 app_name = "citations"
+# The pages that build a record are rate-limited per client address (citations/api/throttles.py).
 urlpatterns = [
     path("", views.home, name="home"),
     path("search", views.search, name="search"),
     path("favicon.ico", views.favicon),
     path("evidence", views.evidence, name="evidence"),
     path("evidence/record-v1.schema.json", views.record_schema_json, name="record-schema"),
-    path("paper/<arxiv:arxiv_id>/citation-record.json", views.record_json, name="record-json"),
-    path("paper/<arxiv:arxiv_id>/citation-record", views.record_html, name="record-html"),
-    path("paper/<arxiv:arxiv_id>/integrity", views.integrity, name="integrity"),
-    path("paper/<arxiv:arxiv_id>/history", history_views.history, name="history"),
-    path("paper/<arxiv:arxiv_id>", views.paper, name="paper"),
+    path("paper/<arxiv:arxiv_id>/citation-record.json", throttled_page(views.record_json), name="record-json"),
+    path("paper/<arxiv:arxiv_id>/citation-record", throttled_page(views.record_html), name="record-html"),
+    path("paper/<arxiv:arxiv_id>/integrity", throttled_page(views.integrity), name="integrity"),
+    path("paper/<arxiv:arxiv_id>/history", throttled_page(history_views.history), name="history"),
+    path("paper/<arxiv:arxiv_id>", throttled_page(views.paper), name="paper"),
     path("dumps/<str:name>/<str:file>", views.dump_file, name="dump-file"),
 ]

@@ -1,5 +1,8 @@
-"""Request hygiene before any view: bodies over the limit get 413, NUL characters in the query 400;
-and every response says how long the application took to make it (Server-Timing)."""
+"""Request hygiene before any view: bodies over the limit get 413, bodies that do not arrive in time
+408 (their connection's reading side shut), malformed ones 400, NUL characters in the query 400; and every response says how long the
+application took to make it (Server-Timing)."""
+import socket
+import threading
 import time
 from io import BytesIO
 
@@ -39,6 +42,10 @@ class RefuseLargeBodies:
             refused = _read_chunked_body(request, limit)
             if refused is not None:
                 return refused
+        elif length and request.META.get("gunicorn.socket") is not None:
+            refused = _read_body_in_time(request)
+            if refused is not None:
+                return refused
         # No text column can hold a NUL (PostgreSQL refuses it): say so instead of failing later.
         if any("\x00" in value for _, values in request.GET.lists() for value in values):
             return _too_large("the query string holds a NUL character", status=400)
@@ -59,11 +66,27 @@ def _read_chunked_body(request, limit):
     """A chunked body has no Content-Length, so Django reads it as empty (and a view then refuses
     it as missing fields, not as too large). Read it here, at most limit + 1 bytes, when the server
     has decoded it and ends it (wsgi.input_terminated: gunicorn); refuse it when it is over the limit,
-    and otherwise hand it to the view as a body of known length."""
+    and otherwise hand it to the view as a body of known length.
+
+    The read is bounded in time (settings.REQUEST_BODY_SECONDS): a client that trickles its body, or
+    never ends it, would hold the thread (under a sync worker, the whole process) for as long as it
+    likes. At the deadline the connection's reading side is shut down (gunicorn.socket), which ends
+    the read, and the client gets 408. A body gunicorn cannot decode (a chunk size that is not hex, a
+    chunk without its CRLF) is the client's error, 400, not a 500."""
     if not request.META.get("wsgi.input_terminated"):
         # Reading to the end would wait on the open connection: ask for a length instead.
         return _too_large("send the body with a Content-Length: this server cannot read a chunked one", status=411)
-    data = request.META["wsgi.input"].read(limit + 1 if limit is not None else -1)
+    deadline = _Deadline(request.META.get("gunicorn.socket"), settings.REQUEST_BODY_SECONDS)
+    try:
+        data = request.META["wsgi.input"].read(limit + 1 if limit is not None else -1)
+    except Exception:  # noqa: BLE001 - the server's decoder: gunicorn.http.errors.*, OSError, ValueError
+        if deadline.passed:
+            return _timed_out()
+        return _too_large("the chunked body is malformed (Transfer-Encoding: chunked)", status=400)
+    finally:
+        deadline.cancel()
+    if deadline.passed:
+        return _timed_out()
     if limit is not None and len(data) > limit:
         return _too_large(f"request bodies are limited to {limit:,} bytes; this one has more")
     request.META["CONTENT_LENGTH"] = str(len(data))
@@ -71,6 +94,50 @@ def _read_chunked_body(request, limit):
     return None
 
 
+class _Deadline:
+    """Shuts down the reading side of `sock` after `seconds` unless cancelled first (no socket: nothing
+    to bound, as under the test client)."""
+
+    def __init__(self, sock, seconds: float):
+        self.passed = False
+        self._timer = None
+        if sock is not None and seconds:
+            self._timer = threading.Timer(seconds, self._expire, args=(sock,))
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _expire(self, sock) -> None:
+        self.passed = True
+        try:
+            sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass                            # the client went away meanwhile
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+
+def _read_body_in_time(request):
+    """A body of known length (within the limit), read now, within REQUEST_BODY_SECONDS as a chunked
+    one is: a client announcing a length and sending it a byte at a time holds a thread no longer."""
+    deadline = _Deadline(request.META.get("gunicorn.socket"), settings.REQUEST_BODY_SECONDS)
+    try:
+        body = request.body
+    except OSError:                         # UnreadablePostError: the client went away, or the deadline
+        return _timed_out() if deadline.passed else _too_large("the request body ended early", status=400)
+    finally:
+        deadline.cancel()
+    if deadline.passed or len(body) < int(request.META["CONTENT_LENGTH"]):
+        return _timed_out() if deadline.passed else _too_large("the request body ended early", status=400)
+    return None
+
+
+def _timed_out() -> JsonResponse:
+    return _too_large(f"the request body did not arrive within {settings.REQUEST_BODY_SECONDS:g} seconds",
+                      status=408)
+
+
 def _too_large(message: str, status: int = 413) -> JsonResponse:
-    code = {413: "request_too_large", 411: "length_required"}.get(status, "bad_request")
+    code = {413: "request_too_large", 411: "length_required", 408: "request_timeout"}.get(status, "bad_request")
     return JsonResponse({"error": {"status": status, "code": code, "message": message}}, status=status)

@@ -154,6 +154,8 @@ WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
 
 # Request bodies larger than this are refused with 413 before a view reads them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1)
+# Seconds a request body may take to arrive under gunicorn (pith/middleware.py): then 408.
+REQUEST_BODY_SECONDS = env_float("REQUEST_BODY_SECONDS", 30, minimum=0.1)
 
 LOGIN_URL = "admin:login"
 
@@ -196,7 +198,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["citations.api.throttles.AnonThrottle", "citations.api.throttles.UserThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": env_rate("API_ANON_RATE", "120/minute"),
-                               "user": env_rate("API_USER_RATE", "1200/minute")},
+                               "user": env_rate("API_USER_RATE", "1200/minute"),
+                               # The public pages that build a record, per address (citations/urls.py).
+                               "pages": env_rate("PAGE_RATE", "60/minute")},
     # Throttles identify a client by REMOTE_ADDR, or, behind TRUSTED_PROXIES proxies that each append
     # to X-Forwarded-For, by the address the nearest of them saw. Left unset, DRF would believe any
     # X-Forwarded-For a client sends, and a new one per request escapes the anonymous rate.

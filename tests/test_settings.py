@@ -41,6 +41,8 @@ MALFORMED = {
     "RECORD_LOCAL_ENTRIES": ["0", "many"],
     "API_PAGE_CACHE_SECONDS": ["0", "10m"],
     "API_PAGE_LOCAL_ENTRIES": ["-1"],
+    "PAGE_RATE": ["garbage", "0/minute", "10"],
+    "REQUEST_BODY_SECONDS": ["soon", "0", "-1", "nan", "inf"],
     "API_ANON_RATE": ["garbage", "10/fortnight", "0/minute", "-5/minute", "10/mango", "1.5/minute", "10"],
     "API_USER_RATE": ["fast", "100/week"],
     "TRUSTED_PROXIES": ["-1", "yes"],
@@ -101,7 +103,8 @@ def test_every_variable_settings_read_has_a_rule_tested_here():
 
 def test_the_defaults_load(load_settings):
     loaded = load_settings()
-    assert loaded["REST_FRAMEWORK"]["DEFAULT_THROTTLE_RATES"] == {"anon": "120/minute", "user": "1200/minute"}
+    assert loaded["REST_FRAMEWORK"]["DEFAULT_THROTTLE_RATES"] == {"anon": "120/minute", "user": "1200/minute",
+                                                                     "pages": "60/minute"}
     assert loaded["REST_FRAMEWORK"]["NUM_PROXIES"] == 0
     assert loaded["LOGGING"]["root"]["level"] == "WARNING"
 

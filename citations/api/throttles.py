@@ -15,12 +15,20 @@ minute|hour|day), not DRF's, which reads only the period's first letter. Clients
 REMOTE_ADDR, or behind REST_FRAMEWORK["NUM_PROXIES"] (TRUSTED_PROXIES) proxies by the address the
 nearest proxy appended to X-Forwarded-For: never by what a client writes there itself. With the
 cache unreachable, requests are let through (records and pages are still served; settings.CACHES).
+
+The same counters limit the public pages that build a record (the paper, its record in HTML and JSON,
+its integrity, history and comparisons: an uncached history or comparison builds several records),
+per client address whoever is logged in (`pages`: PAGE_RATE), and requests whose token is wrong, as
+anonymous clients of their address (`anon`): a wrong token is answered before DRF's throttles run.
 """
+import functools
 import logging
+import math
 import threading
 
+from django.http import HttpResponse
 from rest_framework.settings import api_settings
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
 from pith.env import parse_rate
 
@@ -116,3 +124,32 @@ class AnonThrottle(_CountingThrottle, AnonRateThrottle):
 
 class UserThrottle(_CountingThrottle, UserRateThrottle):
     pass
+
+
+class AddressThrottle(_CountingThrottle, SimpleRateThrottle):
+    """A rate per client address (get_ident: REMOTE_ADDR, or the address the nearest trusted proxy
+    appended), whoever the request's user is."""
+
+    def __init__(self, scope: str):
+        self.scope = scope
+        super().__init__()
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def throttled_page(view):
+    """The page view, behind the `pages` rate of its client's address: beyond it, 429 with Retry-After."""
+
+    @functools.wraps(view)
+    def page(request, *args, **kwargs):
+        throttle = AddressThrottle("pages")
+        if not throttle.allow_request(request, None):
+            seconds = max(1, math.ceil(throttle.wait()))
+            response = HttpResponse(f"Too many requests from your address: try again in {seconds} seconds.\n",
+                                    status=429, content_type="text/plain; charset=utf-8")
+            response["Retry-After"] = str(seconds)
+            return response
+        return view(request, *args, **kwargs)
+
+    return page

@@ -31,6 +31,7 @@ def clock(monkeypatch):
     now = {"t": 1_800_000_010.0}
     monkeypatch.setattr(throttles.AnonThrottle, "timer", lambda self: now["t"])
     monkeypatch.setattr(throttles.UserThrottle, "timer", lambda self: now["t"])
+    monkeypatch.setattr(throttles.AddressThrottle, "timer", lambda self: now["t"])
     return now
 
 
@@ -85,3 +86,38 @@ def test_processes_reserve_in_leases_and_together_never_admit_more_than_the_rate
     # was used up; together they admitted the rate, less what one still held reserved at the end.
     assert 990 <= admitted <= 1000
     assert len(reserved) <= 1000 // 10 + 2
+
+
+@pytest.fixture
+def page_rate(settings):
+    cache.clear()
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        "anon": "3/minute", "user": "5/minute", "pages": "4/minute"}}
+
+
+def test_the_pages_that_build_a_record_share_a_rate_per_address(seeds, page_rate, clock, client, curator):
+    pages = ["/paper/2509.23722/citation-record", "/paper/2509.23722/history",
+             "/paper/2509.23722/history?from=2020-01-01T00:00:00Z", "/paper/2509.23722/citation-record.json",
+             "/paper/2509.23722/integrity", "/paper/2509.23722"]
+    assert [client.get(path).status_code for path in pages] == [200, 200, 200, 200, 429, 429]
+    refused = client.get(pages[2])
+    assert refused.status_code == 429 and refused["Retry-After"] == "50"
+    assert client.get(pages[0], REMOTE_ADDR="198.51.100.9").status_code == 200     # another address
+    client.force_login(curator)                  # logging in does not lift the address's rate
+    assert client.get(pages[0]).status_code == 429
+    assert client.get("/evidence").status_code == 200                               # builds no record
+    clock["t"] += 50
+    assert client.get(pages[1]).status_code == 200
+
+
+def test_requests_with_a_wrong_token_are_limited_as_anonymous_ones_of_their_address(rates, clock, api):
+    for header in ("Token " + "0" * 40, "Token a b", "Token"):
+        cache.clear()
+        throttles.forget_leases()
+        api.credentials(HTTP_AUTHORIZATION=header)
+        statuses = [api.get("/api/v1/papers/").status_code for _ in range(4)]
+        assert statuses == [401, 401, 401, 429], header
+        assert api.get("/api/v1/papers/")["Retry-After"] == "50"
+    api.credentials()
+    assert api.get("/api/v1/papers/").status_code == 429              # one allowance for the address
+    assert api.get("/api/v1/papers/", REMOTE_ADDR="198.51.100.9").status_code == 200

@@ -162,3 +162,26 @@ def test_the_record_page_marks_curated_fields_and_links_the_entry(client, logged
     html = client.get("/paper/2509.11076/citation-record").content.decode()
     assert '<span class="curated" data-field="citation.cited_work.title">NVIDIA Megatron-LM</span>' in html
     assert f'href="/curation/overrides/{entry.pk}"' in html
+
+
+@pytest.mark.parametrize("action", ["mark_not_a_work", "re_resolve"])
+@pytest.mark.parametrize("ids", [["x"], ["x", "1e400", "00000000-0000-0000-0000-00000000000\x00"]])
+def test_a_bulk_action_on_malformed_ids_is_a_message_not_a_500(logged_in, access_date, action, ids):
+    response = logged_in.post(CHANGELIST, {"action": action, "_selected_action": ids}, follow=True)
+    assert response.status_code == 200
+    assert "Items must be selected in order to perform actions on them" in response.content.decode()
+    assert not Override.objects.exists()
+
+
+def test_a_bulk_action_leaves_out_the_malformed_ids_and_acts_on_the_others(logged_in, access_date):
+    logged_in.post(CHANGELIST, {"action": "mark_not_a_work", "_selected_action": ["x", str(access_date.pk)],
+                                "apply": "1", "reason": "Software, not a paper"})
+    assert Override.objects.filter(field="not_a_work", reference=access_date).count() == 1
+
+
+@pytest.mark.parametrize("path", ["/admin/citations/job/", "/admin/auth/user/", "/admin/citations/override/"])
+def test_every_admin_answers_a_malformed_selection_with_a_message(client, db, path):
+    client.force_login(User.objects.create_superuser("root", password="pw-root-123456"))
+    response = client.post(path, {"action": "delete_selected", "_selected_action": ["x", "99999999999999999999"]},
+                           follow=True)
+    assert response.status_code == 200
