@@ -93,7 +93,10 @@ def json_lines(lines: Iterable[bytes], report: IngestReport) -> Iterator[tuple[i
             continue
         try:
             value = json.loads(line)
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except RecursionError:
+            report.reject(number, "JSON nested too deeply to read")
+            continue
+        except ValueError:      # not UTF-8, not JSON, or a number of more digits than int() reads
             report.reject(number, "not JSON")
             continue
         if not isinstance(value, dict):

@@ -86,7 +86,7 @@ def _records(work: dict) -> Iterator[WorkRecord]:
     for entry in work.get("update-to") or []:
         updated = doi_of(entry.get("DOI")) if isinstance(entry, dict) else None
         if updated and updated != own:
-            yield WorkRecord(source=SOURCE, identifiers=identifiers_of([(IdentifierKind.DOI, updated)]))
+            yield checked(WorkRecord(source=SOURCE, identifiers=identifiers_of([(IdentifierKind.DOI, updated)])))
 
 
 def _year(work: dict) -> int | None:

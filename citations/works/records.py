@@ -9,7 +9,7 @@ from citations.models import IdentifierKind
 from citations.parsing.identifiers import normalise_doi
 from citations.parsing.text import title_fingerprints
 from citations.time_rules import EARLIEST_YEAR
-from citations.validation import LATEST, OutOfRange, clean_text
+from citations.validation import LATEST, OutOfRange, clean_text, is_storable_text
 
 LATEST_YEAR = LATEST.year                # the stored range of years (a work in press may be dated ahead)
 _PAGE_RANGE = re.compile(r"\s*[-–—,]\s*")
@@ -123,6 +123,12 @@ def checked(record: WorkRecord) -> WorkRecord:
     """The record when it can be stored: an identifier to know it by, and text that fits."""
     if not record.identifiers:
         raise RejectedLine("no identifier (DOI, arXiv id, source id) to know the work by")
+    for kind, value in record.identifiers:
+        if not is_storable_text(value):     # a NUL (PostgreSQL refuses it), a lone surrogate (no encoding writes it)
+            try:
+                clean_text(value, what=f"the {kind} identifier")
+            except OutOfRange as error:
+                raise RejectedLine(str(error)) from None
     if record.first_author is not None and len(record.first_author) > 100:
         raise RejectedLine("first author is longer than 100 characters")
     if record.work_type is not None and len(record.work_type) > 40:

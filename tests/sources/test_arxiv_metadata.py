@@ -218,3 +218,16 @@ def test_the_abstract_is_kept_and_shown_on_the_paper_page_and_a_second_import_ch
 def test_an_abstract_longer_than_any_arxiv_allows_rejects_its_line(db):
     report = import_arxiv_metadata(lines_of(line(metadata("2501.00001", abstract="word " * 5000))))
     assert [reason for reason in report.rejected] == ["abstract is longer than 20,000 characters"]
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000 + b"\n"
+HUGE_NUMBER = b'{"id": ' + b"9" * 5000 + b"}\n"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bad", [DEEP, HUGE_NUMBER], ids=["nested 100,000 deep", "a 5,000-digit number"])
+def test_a_line_python_cannot_parse_is_rejected_and_the_good_lines_around_it_kept(bad):
+    good = [line(metadata(new_style_id(n))) for n in range(1, 5)]
+    report = import_arxiv_metadata(lines_of(b"".join(good[:2]) + bad + b"".join(good[2:])))
+    assert snapshot_ids() == {new_style_id(n) for n in range(1, 5)}
+    assert report.rejected_lines == 1 and list(report.examples.values()) == [3]

@@ -85,3 +85,13 @@ def test_a_truncated_gzip_file_of_counts_is_a_clear_command_error(held, tmp_path
     path.write_bytes(gzip.compress(b"".join(line(count(n=n)) for n in range(2000)))[:300])
     with pytest.raises(CommandError, match="the file ends early or is not valid gzip"):
         call_command("import_citation_counts", str(path))
+
+
+@pytest.mark.parametrize("bad", [b"[" * 100_000 + b"]" * 100_000 + b"\n", b'{"count": ' + b"9" * 5000 + b"}\n"],
+                         ids=["nested 100,000 deep", "a 5,000-digit number"])
+def test_a_line_python_cannot_parse_is_rejected_and_the_good_counts_around_it_kept(held, bad):
+    good = [line(count(observed_at=f"2026-09-0{n}T00:00:00Z", n=n)) for n in (1, 2)] + \
+        [line(count("2501.00002", observed_at=f"2026-09-0{n}T00:00:00Z", n=n)) for n in (3, 4)]
+    report = import_citation_counts(lines_of(b"".join(good[:2]) + bad + b"".join(good[2:])))
+    assert report.created["measurements"] == 4 and report.rejected_lines == 1
+    assert list(report.examples.values()) == [3]

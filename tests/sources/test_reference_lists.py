@@ -180,3 +180,13 @@ def test_a_doi_longer_than_255_characters_is_malformed():
 def test_a_doi_of_255_characters_is_still_valid():
     doi = "10.1234/" + "a" * 247
     assert parse_reference(f"A. Author. A title of a work. doi:{doi}").doi == doi
+
+
+@pytest.mark.parametrize("bad", [b"[" * 100_000 + b"]" * 100_000 + b"\n", b'{"version": ' + b"9" * 5000 + b"}\n"],
+                         ids=["nested 100,000 deep", "a 5,000-digit number"])
+def test_a_line_python_cannot_parse_is_rejected_and_the_good_lists_around_it_kept(db, bad):
+    import_arxiv_metadata(lines_of(b"".join(line(metadata(f"2501.0000{n}")) for n in range(1, 5))))
+    good = [json.dumps(references(f"2501.0000{n}")).encode() + b"\n" for n in range(1, 5)]
+    report = ingest_references(lines_of(b"".join(good[:2]) + bad + b"".join(good[2:])))
+    assert report.created["reference_lists"] == 4 and report.rejected_lines == 1
+    assert list(report.examples.values()) == [3]

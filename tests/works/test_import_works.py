@@ -220,3 +220,23 @@ def test_a_notice_read_before_its_work_in_one_file_leaves_the_work_with_its_fiel
     paper_ = {"DOI": "10.1000/paper", "title": ["A paper that was retracted later"], "type": "journal-article"}
     import_works(lines_of(b"\n".join(json.dumps(x).encode() for x in (notice, paper_))), source="crossref")
     assert CitedWork.objects.get(doi="10.1000/paper").title == "A paper that was retracted later"
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000 + b"\n"
+
+
+@pytest.mark.parametrize("bad_doi", ["10.1234/a\x00b", "10.1234/a\ud800b"], ids=["NUL", "lone surrogate"])
+def test_a_doi_no_column_can_hold_is_rejected_and_the_works_around_it_kept(bad_doi):
+    crossref = [json.dumps({"DOI": f"10.1234/good{n}", "title": ["A work"]}).encode() + b"\n" for n in range(4)]
+    crossref[2:2] = [json.dumps({"DOI": bad_doi, "title": ["Bad"]}).encode() + b"\n",
+                     json.dumps({"DOI": "10.1234/notice", "update-to": [{"DOI": bad_doi}]}).encode() + b"\n", DEEP]
+    report = import_works(lines_of(b"".join(crossref)), source="crossref")
+    assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/good{n}" for n in range(4)} | {
+        "10.1234/notice"}
+    assert report.rejected_lines == 3 and min(report.examples.values()) == 3
+    openalex = [json.dumps({"id": f"W10{n}", "doi": f"10.1234/oa{n}", "title": "A work"}).encode() + b"\n" for n in range(4)]
+    openalex[1:1] = [json.dumps({"id": "W999", "doi": bad_doi, "title": "Bad"}).encode() + b"\n", DEEP]
+    report = import_works(lines_of(b"".join(openalex)), source="openalex")
+    assert report.rejected_lines == 2 and set(report.examples.values()) <= {2, 3}
+    assert {f"10.1234/oa{n}" for n in range(4)} <= set(WorkIdentifier.objects.filter(kind="doi").values_list("value", flat=True))
+    assert all(value.isprintable() for value in WorkIdentifier.objects.values_list("value", flat=True))
