@@ -217,6 +217,14 @@ rfc2822_out_of_range = st.integers(1000, 1898).map(lambda y: f"Mon, 01 Jan {y} 0
     st.just("Fri, 31 Dec 9999 23:59:59 -1200")
 rfc2822_future = st.integers(2100, 2199).map(lambda y: f"Mon, 01 Jan {y} 00:00:00 GMT")
 junk_line = st.binary(max_size=60).filter(lambda b: b"\n" not in b).map(lambda b: b"\xff" + b + b"\n")
+# Lines Python's own decoder cannot read: nested deeper than its recursion limit, a number of more
+# digits than int() reads, invalid UTF-8 inside a string, wrong types where an object is expected.
+unreadable_line = st.one_of(
+    st.sampled_from([1_000, 5_000, 100_000]).map(lambda n: b"[" * n + b"]" * n + b"\n"),
+    st.integers(1_001, 100_000).map(lambda n: b'{"a": ' + b"[" * n + b"\n"),
+    st.integers(4_301, 20_000).map(lambda n: b'{"id": ' + b"9" * n + b"}\n"),
+    st.sampled_from([b'{"id": "2501.00001\xff"}\n', b'"2501.00001"\n', b"[1, 2]\n", b"null\n", b"1e999999\n"]),
+)
 
 
 def good_metadata(arxiv_id: str) -> dict:
@@ -250,7 +258,7 @@ metadata_poison = st.one_of(
 metadata_file = st.lists(st.one_of(
     st.sampled_from(GOOD_IDS).map(lambda a: ("good", a)),
     st.tuples(st.sampled_from(GOOD_IDS), metadata_poison).map(lambda p: ("bad", p)),
-    junk_line.map(lambda b: ("junk", b)),
+    (junk_line | unreadable_line).map(lambda b: ("junk", b)),
     st.just(("blank", b"  \n")),
 ), max_size=8)
 
@@ -314,7 +322,7 @@ reference_poison = st.one_of(
 reference_file = st.lists(st.one_of(
     st.tuples(st.sampled_from(GOOD_IDS), st.integers(1, 2), reference_items).map(lambda g: ("good", g)),
     st.tuples(st.sampled_from(GOOD_IDS), reference_poison).map(lambda p: ("bad", p)),
-    junk_line.map(lambda b: ("junk", b)),
+    (junk_line | unreadable_line).map(lambda b: ("junk", b)),
 ), max_size=6)
 
 
@@ -381,7 +389,7 @@ count_file = st.lists(st.one_of(
     st.tuples(st.sampled_from(GOOD_IDS), st.sampled_from(COUNT_SOURCES), st.sampled_from(COUNT_TIMES), st.booleans())
     .map(lambda g: ("good", g)),
     st.tuples(st.sampled_from(GOOD_IDS), count_poison).map(lambda p: ("bad", p)),
-    junk_line.map(lambda b: ("junk", b)),
+    (junk_line | unreadable_line).map(lambda b: ("junk", b)),
 ), max_size=8)
 
 
@@ -544,3 +552,56 @@ def _problem(line: str) -> str | None:
     except ValueError:
         return "not JSON"
     return None
+
+
+# --- works files: good works kept, bad lines rejected, whatever surrounds them ----------------------------
+
+WORK_NUMBERS = range(1, 5)
+work_poison = st.one_of(
+    poisoned_text.map(lambda t: "10.1234/" + t.replace("\n", "")),       # a DOI no column holds
+    huge | st.just(True) | st.none() | st.lists(text, max_size=2),      # not a DOI
+)
+
+
+def good_work(source: str, n: int) -> dict:
+    if source == "crossref":
+        return {"DOI": f"10.1234/w{n}", "title": [f"A work numbered {n}"], "issued": {"date-parts": [[2020]]}}
+    return {"id": f"https://openalex.org/W10{n}", "doi": f"https://doi.org/10.1234/w{n}",
+            "title": f"A work numbered {n}", "publication_year": 2020}
+
+
+def bad_work(source: str, n: int, value) -> dict:
+    work = good_work(source, n)
+    if source == "crossref":
+        return {**work, "DOI": value}
+    # An OpenAlex work is known by its own id: a DOI it cannot hold rejects it, a missing one does not.
+    return {**work, "id": value if not isinstance(value, str) else work["id"], "doi": value}
+
+
+works_file = st.lists(st.one_of(
+    st.sampled_from(WORK_NUMBERS).map(lambda n: ("good", n)),
+    st.tuples(st.sampled_from(WORK_NUMBERS), work_poison).map(lambda p: ("bad", p)),
+    # (not "[1, 2]": a list is a list of works, each counted on its own)
+    (unreadable_line.filter(lambda b: b != b"[1, 2]\n") | st.binary(max_size=40).filter(lambda b: b"\n" not in b and b"\r" not in b)
+     .map(lambda b: b"\xff" + b + b"\n")).map(lambda b: ("junk", b)),
+), max_size=8)
+
+
+@FUZZ
+@given(source=st.sampled_from(["crossref", "openalex"]), entries=works_file)
+def test_works_files_keep_exactly_their_good_works_whatever_bad_lines_surround_them(db, source, entries):
+    from citations.models import CitedWork, WorkIdentifier
+    from citations.works.importer import import_works
+
+    # A good first line: the file is read as JSON lines (a bad first line may make it one document).
+    entries = [("good", 1)] + entries
+    lines = [as_line(good_work(source, c)) if k == "good" else as_line(bad_work(source, *c)) if k == "bad" else c
+             for k, c in entries]
+    good = {f"10.1234/w{c}" for k, c in entries if k == "good"}
+    with undone():
+        report = import_works(lines_of(b"".join(lines)), source=source)
+        assert report.lines == len(entries) and not report.stopped
+        assert report.rejected_lines == sum(1 for k, _ in entries if k != "good")
+        assert set(report.examples.values()) <= {n for n, (k, _) in enumerate(entries, 1) if k != "good"}
+        assert set(WorkIdentifier.objects.filter(kind="doi").values_list("value", flat=True)) == good
+        assert CitedWork.objects.count() == len(good)
