@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from citations.arxiv_ids import ARXIV_DOI_PREFIX, InvalidArxivId, parse_arxiv_id
@@ -26,6 +27,8 @@ from citations.models import (
     Paper,
     PaperReference,
     PaperReferenceLink,
+    PaperVersion,
+    ReferenceExtraction,
     ResolutionState,
     WorkIdentifier,
 )
@@ -234,7 +237,11 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
         target = value if isinstance(value, LinkTarget) else link_target(value)
         entry.link_paper, entry.link_work = target.paper, target.work
     with transaction.atomic():
+        # The version first, as an ingest and a correction lock it: a new list cannot cross the override.
+        PaperVersion.objects.select_for_update().filter(
+            pk__in=PaperReference.objects.filter(pk=reference_id).values("extraction__paper_version_id")).first()
         reference = lock_reference(reference_id, expected_revision)
+        refuse_unless_newest(ReferenceExtraction.objects.get(pk=reference.extraction_id))
         entry.reference = reference
         current = active_overrides(reference_ids=[reference.pk]).get(reference.pk, {})
         if field == OverrideField.NOT_A_WORK and current.get("not_a_work"):
@@ -274,6 +281,21 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
         _records_changed(reference, target)
         entry.follow_up_job = _re_resolve_after_commit(reference.pk)
     return entry
+
+
+def refuse_unless_newest(extraction: ReferenceExtraction) -> None:
+    """A correction or an override is made on the list its record shows: the newest of its version's
+    lists from its source. An older list (replaced by a newer ingest, or corrected by a split or a
+    join) is refused, with field="revision" (the entry points answer 409, as to a stale revision)."""
+    newer = (ReferenceExtraction.objects.filter(paper_version_id=extraction.paper_version_id, source=extraction.source)
+             .filter(Q(observed_at__gt=extraction.observed_at) | Q(observed_at=extraction.observed_at,
+                                                                   pk__gt=extraction.pk))
+             .order_by("-observed_at", "-id").first())
+    if newer is not None:
+        why = ("a curator corrected it" if newer.corrects_id == extraction.pk
+               else f"a newer {newer.source} list replaced it on {newer.observed_at:%Y-%m-%d %H:%M} UTC")
+        raise OverrideRefused(f"Not saved: this list is no longer the one its record shows ({why}). Correct the "
+                              "reference in the newest list.", field="revision")
 
 
 def lock_reference(reference_id, expected_revision: int) -> PaperReference:
