@@ -39,6 +39,7 @@ from citations.parsing.quality import title_problems
 from citations.resolution.links import write_links
 from citations.resolution.service import canonical_works
 from citations.time_rules import EARLIEST_YEAR, is_plausible_year, latest_plausible_year
+from citations.validation import OutOfRange, clean_text, has_visible_character, visible_text
 
 CURATION_SOURCE = "curation"
 MAX_TITLE = 1000
@@ -87,6 +88,10 @@ def clean_title(value) -> str:
     title = " ".join(str(value or "").split())
     if not title:
         raise OverrideRefused("A title cannot be empty.", field="value")
+    try:
+        visible_text(title, what="A title")
+    except OutOfRange as error:
+        raise OverrideRefused(f"{error}.", field="value") from None
     if len(title) > MAX_TITLE:
         raise OverrideRefused(f"A title is at most {MAX_TITLE} characters.", field="value")
     if "title_is_access_date" in title_problems(title):
@@ -107,8 +112,12 @@ def clean_year(value) -> int:
 
 def clean_reason(value) -> str:
     reason = " ".join(str(value or "").split())
-    if len(reason) < 3:
+    if len(reason) < 3 or not has_visible_character(reason):
         raise OverrideRefused("Say why: a reason is required.", field="reason")
+    try:
+        clean_text(reason, what="A reason")
+    except OutOfRange as error:
+        raise OverrideRefused(f"{error}.", field="reason") from None
     if len(reason) > MAX_REASON:
         raise OverrideRefused(f"A reason is at most {MAX_REASON:,} characters.", field="reason")
     return reason

@@ -190,3 +190,17 @@ def test_a_line_python_cannot_parse_is_rejected_and_the_good_lists_around_it_kep
     report = ingest_references(lines_of(b"".join(good[:2]) + bad + b"".join(good[2:])))
     assert report.created["reference_lists"] == 4 and report.rejected_lines == 1
     assert list(report.examples.values()) == [3]
+
+
+@pytest.mark.parametrize("raw", ["\u200b\u200c\u200d", "\u202e\u202c", "\u2066\u2069\u200e\u200f", "\ufeff\u2060",
+                                 "\u3164 \u2800", "\u0301\u034f", "\U000e0041"])
+def test_a_reference_with_no_visible_character_is_refused_and_the_good_lists_kept(db, raw):
+    import_arxiv_metadata(lines_of(line(metadata("2501.00001")) + line(metadata("2501.00002"))))
+    report = ingest_references(lines_of(
+        json.dumps(references("2501.00001")).encode() + b"\n" +
+        json.dumps(references("2501.00002", raws=(GOOD_RAW, raw))).encode() + b"\n" +
+        json.dumps(references("2501.00002", raws=(GOOD_RAW, "\u202eB. Author. Backwards.\u202c"))).encode() + b"\n"))
+    assert report.created["reference_lists"] == 2
+    assert dict(report.rejected) == {"a reference's raw text has no visible character (only spaces, zero-width "
+                                     "characters, direction marks or other invisible ones)": 1}
+    assert report.examples[next(iter(report.rejected))] == 2
