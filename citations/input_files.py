@@ -13,6 +13,7 @@ from pathlib import Path
 from django.db import DatabaseError
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
+READ_BYTES = 1024 * 1024
 MAX_REASONS = 100          # distinct rejection reasons kept apart; the rest are counted together
 OTHER_REASONS = f"other reasons (only the first {MAX_REASONS} reasons are told apart)"
 # What a damaged input file raises while it is read: not gzip, ends early, corrupt inside.
@@ -67,13 +68,27 @@ def open_lines(path: str | Path) -> tuple[Iterator[bytes], Callable[[], int], in
 
 
 def _bounded_lines(stream) -> Iterator[bytes]:
-    """The stream's lines; of a line longer than MAX_LINE_BYTES only its first MAX_LINE_BYTES + 1 bytes
+    """The stream's lines, each ended by "\n", "\r\n" or "\r" alone (kept at its end), as the files of
+    old Mac tools end them; of a line longer than MAX_LINE_BYTES only its first MAX_LINE_BYTES + 1 bytes
     (enough to reject it), so memory stays flat however long a line is."""
-    while line := stream.readline(MAX_LINE_BYTES + 1):
-        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-            while (rest := stream.readline(1024 * 1024)) and not rest.endswith(b"\n"):
-                pass
-        yield line
+    pending = b""           # the start of a line whose end is not read yet
+    skipping = False        # inside a line too long, whose first bytes were given
+    while chunk := stream.read(READ_BYTES):
+        pieces = (pending + chunk if pending else chunk).splitlines(keepends=True)
+        # The last piece may go on in the next chunk (a "\r" too: a "\n" may follow it).
+        pending = pieces.pop() if not pieces[-1].endswith(b"\n") else b""
+        for line in pieces:
+            if skipping:
+                skipping = False        # the end of the line too long
+            else:
+                yield line[:MAX_LINE_BYTES + 1]
+        if not skipping and len(pending) > MAX_LINE_BYTES:
+            yield pending[:MAX_LINE_BYTES + 1]
+            skipping = True
+        if skipping:            # nothing more of the line too long is kept, but a "\r" that may end it
+            pending = b"\r" if pending.endswith(b"\r") else b""
+    if pending and not skipping:
+        yield pending
 
 
 def database_refusal(error: Exception) -> str:
@@ -108,5 +123,5 @@ def json_lines(lines: Iterable[bytes], report: IngestReport) -> Iterator[tuple[i
 
 
 def lines_of(data: bytes) -> Iterator[bytes]:
-    """Lines of in-memory input (an upload, a test)."""
-    return iter(io.BytesIO(data))
+    """Lines of in-memory input (an upload, a test), split as open_lines() splits a file's."""
+    return _bounded_lines(io.BytesIO(data))

@@ -231,3 +231,16 @@ def test_a_line_python_cannot_parse_is_rejected_and_the_good_lines_around_it_kep
     report = import_arxiv_metadata(lines_of(b"".join(good[:2]) + bad + b"".join(good[2:])))
     assert snapshot_ids() == {new_style_id(n) for n in range(1, 5)}
     assert report.rejected_lines == 1 and list(report.examples.values()) == [3]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("end", [b"\r", b"\r\n", b"\n"], ids=["CR", "CRLF", "LF"])
+@pytest.mark.parametrize("gzipped", [False, True], ids=["plain", "gzip"])
+def test_lines_ended_by_a_carriage_return_alone_are_lines(tmp_path, end, gzipped):
+    data = b"".join(line(metadata(new_style_id(n))).rstrip(b"\n") + end for n in range(1, 5))
+    path = write(tmp_path, gzip.compress(data) if gzipped else data, "snapshot.jsonl.gz" if gzipped else "s.jsonl")
+    lines, _, _ = open_lines(path)
+    report = import_arxiv_metadata(lines)
+    assert (report.lines, report.rejected_lines) == (4, 0)
+    assert snapshot_ids() == {new_style_id(n) for n in range(1, 5)}
+

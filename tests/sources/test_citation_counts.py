@@ -95,3 +95,9 @@ def test_a_line_python_cannot_parse_is_rejected_and_the_good_counts_around_it_ke
     report = import_citation_counts(lines_of(b"".join(good[:2]) + bad + b"".join(good[2:])))
     assert report.created["measurements"] == 4 and report.rejected_lines == 1
     assert list(report.examples.values()) == [3]
+
+
+def test_counts_ended_by_a_carriage_return_alone_are_each_read(held):
+    report = import_citation_counts(lines_of(line(count(n=1)).rstrip() + b"\r" + line(count("2501.00002", n=2)).rstrip()
+                                             + b"\r\r\n"))
+    assert (report.lines, report.created["measurements"], report.rejected_lines) == (2, 2, 0)

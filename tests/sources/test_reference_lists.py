@@ -204,3 +204,9 @@ def test_a_reference_with_no_visible_character_is_refused_and_the_good_lists_kep
     assert dict(report.rejected) == {"a reference's raw text has no visible character (only spaces, zero-width "
                                      "characters, direction marks or other invisible ones)": 1}
     assert report.examples[next(iter(report.rejected))] == 2
+
+
+def test_lists_ended_by_a_carriage_return_alone_are_each_read(db):
+    import_arxiv_metadata(lines_of(b"".join(line(metadata(f"2501.0000{n}")) for n in range(1, 4))))
+    report = ingest_references(lines_of(b"\r".join(json.dumps(references(f"2501.0000{n}")).encode() for n in range(1, 4))))
+    assert (report.lines, report.created["reference_lists"], report.rejected_lines) == (3, 3, 0)

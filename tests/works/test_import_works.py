@@ -240,3 +240,24 @@ def test_a_doi_no_column_can_hold_is_rejected_and_the_works_around_it_kept(bad_d
     assert report.rejected_lines == 2 and set(report.examples.values()) <= {2, 3}
     assert {f"10.1234/oa{n}" for n in range(4)} <= set(WorkIdentifier.objects.filter(kind="doi").values_list("value", flat=True))
     assert all(value.isprintable() for value in WorkIdentifier.objects.values_list("value", flat=True))
+
+
+@pytest.mark.parametrize("source, work", [
+    ("crossref", lambda n: {"DOI": f"10.1234/cr{n}", "title": ["A work"]}),
+    ("openalex", lambda n: {"id": f"W20{n}", "doi": f"10.1234/cr{n}", "title": "A work"}),
+    ("retraction_watch", None)])
+def test_works_ended_by_a_carriage_return_alone_are_each_read(source, work):
+    if work is None:
+        header = ("Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,RetractionDate,"
+                  "RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,OriginalPaperPubMedID,"
+                  "RetractionNature,Reason,Paywalled,Notes")
+        rows = [f"{n},A title {n},,,,,,,,,8/16/2023 0:00,10.1155/2023/9804945,0,,10.1234/cr{n},0,Retraction,,No,"
+                for n in range(3)]
+        data = "\r".join([header, *rows]).encode()
+    else:
+        data = b"\r".join(json.dumps(work(n)).encode() for n in range(3))
+    report = import_works(lines_of(data), source=source)
+    assert (report.lines, report.rejected_lines) == (3, 0)
+    assert {f"10.1234/cr{n}" for n in range(3)} <= set(CitedWork.objects.values_list("doi", flat=True)) | set(
+        WorkIdentifier.objects.filter(kind="doi").values_list("value", flat=True))
+
