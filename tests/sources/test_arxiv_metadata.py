@@ -244,3 +244,28 @@ def test_lines_ended_by_a_carriage_return_alone_are_lines(tmp_path, end, gzipped
     assert (report.lines, report.rejected_lines) == (4, 0)
     assert snapshot_ids() == {new_style_id(n) for n in range(1, 5)}
 
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("created, reason", [
+    ("Mon, 1 Jan 0000 00:00:00 GMT", "is not a possible date"),
+    ("Mon, 1 Jan 07 00:00:00 GMT", "is not a possible date"),
+    ("Mon, 1 Jan 999 00:00:00 GMT", "is not between 1900-01-01"),
+    ("Mon, 30 Feb 2007 00:00:00 GMT", "a version without a number or a date"),
+])
+def test_an_impossible_creation_date_is_rejected_with_a_reason_not_read_as_another(created, reason):
+    report = import_arxiv_metadata(lines_of(line(metadata(new_style_id(1), versions=[{"version": "v1", "created": created}]))
+                                            + line(metadata(new_style_id(2)))))
+    assert snapshot_ids() == {new_style_id(2)}
+    (rejected,) = report.rejected
+    assert reason in rejected and not PaperVersion.objects.filter(created_at__year=2000).exists()
+
+
+@pytest.mark.django_db
+def test_a_version_dated_before_the_one_it_follows_is_rejected():
+    versions = [{"version": "v1", "created": "Tue, 15 Jul 2026 13:51:17 GMT"}, {"version": "v2", "created": CREATED}]
+    report = import_arxiv_metadata(lines_of(line(metadata(new_style_id(1), versions=versions))))
+    assert dict(report.rejected) == {"version 2 is dated before version 1: arXiv receives them in order": 1}
+    assert not snapshot_ids()
+    # The same date twice is possible (two versions the same second): taken.
+    same = [{"version": "v1", "created": CREATED}, {"version": "v2", "created": CREATED}]
+    assert not import_arxiv_metadata(lines_of(line(metadata(new_style_id(1), versions=same)))).rejected
