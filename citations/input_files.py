@@ -34,12 +34,20 @@ class IngestReport:
     unchanged: int = 0
     rejected: Counter = field(default_factory=Counter)
     examples: dict[str, int] = field(default_factory=dict)   # reason -> first line number
+    # Values refused on lines kept without them (a work kept with its year unknown): reason -> count, first line.
+    values_rejected: Counter = field(default_factory=Counter)
+    value_examples: dict[str, int] = field(default_factory=dict)
 
     def reject(self, line_number: int, reason: str) -> None:
         if reason not in self.rejected and len(self.rejected) >= MAX_REASONS:
             reason = OTHER_REASONS      # reasons that name values must not grow without bound
         self.rejected[reason] += 1
         self.examples[reason] = min(self.examples.get(reason, line_number), line_number)
+
+    def reject_value(self, line_number: int, reason: str) -> None:
+        """A value of a kept line was refused (the line is kept without it)."""
+        self.values_rejected[reason] += 1
+        self.value_examples[reason] = min(self.value_examples.get(reason, line_number), line_number)
 
     def merge(self, other: "IngestReport") -> None:
         """Add the outcome of a part of the input (a batch written) to this report."""
@@ -55,7 +63,7 @@ class IngestReport:
 
     def as_json(self) -> dict:
         return {"lines": self.lines, "created": dict(self.created), "unchanged": self.unchanged,
-                "rejected": dict(self.rejected)}
+                "rejected": dict(self.rejected), "values_rejected": dict(self.values_rejected)}
 
 
 def open_lines(path: str | Path) -> tuple[Iterator[bytes], Callable[[], int], int]:

@@ -123,10 +123,12 @@ def _record(key, fields: dict[str, list[str]]) -> WorkRecord:
     authors = fields.get("author") or fields.get("editor") or []
     first = _HOMONYM.sub("", authors[0]).split()[-1] if authors and authors[0].split() else None
     title = (fields.get("title") or [None])[0]
+    dropped: list[str] = []
+    year = year_field((fields.get("year") or [None])[0], dropped)
     return checked(WorkRecord(
         source=SOURCE, identifiers=identifiers_of(pairs),
         title=text_field(title.rstrip(".") if title else None, what="title", max_length=2000),
-        year=year_field((fields.get("year") or [None])[0]),
+        year=year, dropped=tuple(dropped),
         first_author=text_field(first, what="author", max_length=100),
         container_title=text_field(venue, what="venue", max_length=1000),
         volume=short_field(volume, what="volume"), issue=short_field((fields.get("number") or [None])[0], what="number"),

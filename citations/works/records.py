@@ -31,6 +31,8 @@ class WorkRecord:
     issue: str | None = None
     first_page: str | None = None
     work_type: str | None = None
+    # Values the source gave that could not be stored, the work kept without them (reasons, for the report).
+    dropped: tuple[str, ...] = ()
 
     def ids_of(self, kind: str) -> list[str]:
         return [value for k, value in self.identifiers if k == kind]
@@ -100,14 +102,21 @@ def short_field(value, *, what: str) -> str | None:
     return text if text and len(text) <= 32 else None
 
 
-def year_field(value) -> int | None:
-    """A plausible publication year, or None."""
+YEAR_OUT_OF_RANGE = (f"a year not between {EARLIEST_YEAR} and {LATEST_YEAR} (0, negative, 10000...): "
+                     "the work is kept with its year unknown")
+
+
+def year_field(value, dropped: list | None = None) -> int | None:
+    """A plausible publication year, or None. A number that is no plausible year is added to `dropped`
+    (YEAR_OUT_OF_RANGE), so the report says the year was refused, not absent."""
     if isinstance(value, bool) or value is None:
         return None
-    if isinstance(value, str) and re.fullmatch(r"[0-9]{4}", value.strip()):
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,6}", value.strip()):
         value = int(value)
     if isinstance(value, int) and EARLIEST_YEAR <= value <= LATEST_YEAR:
         return value
+    if isinstance(value, int) and dropped is not None:
+        dropped.append(YEAR_OUT_OF_RANGE)
     return None
 
 

@@ -261,3 +261,21 @@ def test_works_ended_by_a_carriage_return_alone_are_each_read(source, work):
     assert {f"10.1234/cr{n}" for n in range(3)} <= set(CitedWork.objects.values_list("doi", flat=True)) | set(
         WorkIdentifier.objects.filter(kind="doi").values_list("value", flat=True))
 
+
+@pytest.mark.parametrize("year", [0, 10000, -5, "0"])
+def test_a_year_out_of_range_is_counted_as_a_rejected_value_and_the_work_kept_with_its_year_unknown(year, capsys,
+                                                                                                    tmp_path):
+    from citations.works.records import YEAR_OUT_OF_RANGE
+
+    lines = [{"DOI": "10.1234/y1", "title": ["A work"], "issued": {"date-parts": [[year]]}},
+             {"DOI": "10.1234/y2", "title": ["Another"], "issued": {"date-parts": [[2020]]}},
+             {"DOI": "10.1234/y3", "title": ["A third"], "issued": {"date-parts": [[None]]}}]
+    path = tmp_path / "works.jsonl"
+    path.write_bytes(b"".join(json.dumps(w).encode() + b"\n" for w in lines))
+    call_command("import_works", "crossref", str(path))
+    assert dict(CitedWork.objects.values_list("doi", "year")) == {"10.1234/y1": None, "10.1234/y2": 2020,
+                                                                   "10.1234/y3": None}
+    assert f"value rejected 1: {YEAR_OUT_OF_RANGE} (first at line 1)" in capsys.readouterr().out
+    report = import_works(lines_of(json.dumps({"id": "W301", "publication_year": year, "title": "A work"}).encode()),
+                          source="openalex")
+    assert dict(report.values_rejected) == {YEAR_OUT_OF_RANGE: 1} and not report.rejected
