@@ -486,11 +486,15 @@ def _accounts_for_what_it_read(report, rows_read: int, before: dict) -> None:
 
 
 def _csv_data_rows(body: str) -> int:
-    import csv
+    """Rows as the csv module reads them, but for a row whose quote never closes: that one is a row
+    (rejected), and the lines after its first are rows again (citations/standing/retraction_watch.csv_rows)."""
     import io
 
-    rows = list(csv.reader(io.StringIO(body, newline="")))[1:]
-    return sum(1 for row in rows if any(cell.strip() for cell in row))
+    from citations.standing.events import RejectedRow
+    from citations.standing.retraction_watch import csv_rows
+
+    rows = list(csv_rows(io.StringIO(body, newline="")))[1:]
+    return sum(1 for row in rows if isinstance(row, RejectedRow) or any(cell.strip() for cell in row))
 
 
 @FUZZ

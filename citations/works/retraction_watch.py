@@ -8,13 +8,12 @@ the date, the container and the type. The notices themselves are read by
 citations/standing/retraction_watch.py; this reader takes the same files, and the same header
 check (a file that is not Retraction Watch's stops with a sentence).
 """
-import csv
 import re
 from collections.abc import Iterable, Iterator
 
 from citations.input_files import RejectedLine
 from citations.models import IdentifierKind
-from citations.standing.events import BadFile
+from citations.standing.events import BadFile, RejectedRow
 from citations.standing.retraction_watch import ORIGINAL, csv_rows, layout_of
 from citations.works.records import WorkRecord, checked, doi_of, identifiers_of, short_field, text_field, year_field
 
@@ -33,13 +32,18 @@ def read_works(lines: Iterable[bytes]) -> Iterator[tuple[int, WorkRecord | Rejec
     text = (line.decode("utf-8-sig" if number == 0 else "utf-8", errors="strict")
             for number, line in enumerate(lines))
     try:
-        rows = csv_rows(csv.reader(_decoded(text)))
+        rows = csv_rows(_decoded(text))
         first = next(rows, None)
         if first is None:
             return
+        if isinstance(first, RejectedRow):
+            raise BadFile(f"the header: {first}")
         header = [name.strip() for name in first]
         published = layout_of(header) is ORIGINAL
         for number, row in enumerate(rows, 2):
+            if isinstance(row, RejectedRow):
+                yield number, RejectedLine(str(row))
+                continue
             if not any(cell.strip() for cell in row):
                 continue
             if len(row) != len(header):

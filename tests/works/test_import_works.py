@@ -279,3 +279,16 @@ def test_a_year_out_of_range_is_counted_as_a_rejected_value_and_the_work_kept_wi
     report = import_works(lines_of(json.dumps({"id": "W301", "publication_year": year, "title": "A work"}).encode()),
                           source="openalex")
     assert dict(report.values_rejected) == {YEAR_OUT_OF_RANGE: 1} and not report.rejected
+
+
+def test_an_unclosed_quote_in_retraction_watch_rows_costs_its_own_row_only():
+    header = ("Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,RetractionDate,"
+              "RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,OriginalPaperPubMedID,"
+              "RetractionNature,Reason,Paywalled,Notes\n")
+    rows = [f"{n},A title {n},,,,,,,,,8/16/2023 0:00,10.1155/2023/9804945,0,,10.1234/rw{n},0,Retraction,,No,\n"
+            for n in range(1, 6)]
+    rows.insert(1, '9,"A title whose quote never closes,,,,,,,,,,,,,10.1234/lost,0,Retraction,,No,\n')
+    report = import_works(lines_of((header + "".join(rows)).encode()), source="retraction_watch")
+    assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/rw{n}" for n in range(1, 6)}
+    (reason,) = report.rejected
+    assert "(an unclosed quote?)" in reason and report.examples[reason] == 3 and not report.stopped
