@@ -27,6 +27,23 @@ class RejectedLine(ValueError):
     """A line that cannot be ingested; the message is the reason counted for it."""
 
 
+TRAILING_GARBAGE = ("the gzip stream is followed by bytes that are not gzip (trailing garbage): the lines before "
+                    "them were read, the bytes after them ignored")
+
+
+class FileProblem(bytes):
+    """Not a line but what ended the reading of a file early, given last in place of a line: an importer
+    counts it as a rejected line, `reason` its reason. (Its bytes are no JSON, CSV or XML, so a reader
+    that does not look for it rejects it all the same, never skips it.)"""
+
+    reason: str
+
+    def __new__(cls, reason: str):
+        problem = super().__new__(cls, b"\x00 " + reason.encode())
+        problem.reason = reason
+        return problem
+
+
 @dataclass
 class IngestReport:
     lines: int = 0
@@ -78,25 +95,56 @@ def open_lines(path: str | Path) -> tuple[Iterator[bytes], Callable[[], int], in
 def _bounded_lines(stream) -> Iterator[bytes]:
     """The stream's lines, each ended by "\n", "\r\n" or "\r" alone (kept at its end), as the files of
     old Mac tools end them; of a line longer than MAX_LINE_BYTES only its first MAX_LINE_BYTES + 1 bytes
-    (enough to reject it), so memory stays flat however long a line is."""
-    pending = b""           # the start of a line whose end is not read yet
+    (enough to reject it), so memory stays flat however long a line is. A gzip stream followed by bytes
+    that are not gzip ends with a FileProblem (TRAILING_GARBAGE) after the lines before them."""
+    parts, size = [], 0     # the start of a line whose end is not read yet (joined once, when it ends)
     skipping = False        # inside a line too long, whose first bytes were given
-    while chunk := stream.read(READ_BYTES):
-        pieces = (pending + chunk if pending else chunk).splitlines(keepends=True)
-        # The last piece may go on in the next chunk (a "\r" too: a "\n" may follow it).
-        pending = pieces.pop() if not pieces[-1].endswith(b"\n") else b""
-        for line in pieces:
+    # read1: what one read of the file gives, so the lines read before damaged bytes are given before
+    # the error (read() would read on, and lose them with its error).
+    read, garbage = getattr(stream, "read1", stream.read), False
+    while True:
+        try:
+            chunk = read(READ_BYTES)
+        except gzip.BadGzipFile as error:
+            # After a whole gzip member, bytes that do not start another: the file's data has ended.
+            if not str(error).startswith("Not a gzipped file"):
+                raise
+            chunk, garbage = b"", True
+        if not chunk:
+            break
+        if parts and parts[-1].endswith(b"\r"):      # a "\r" ending a line, or the first half of "\r\n"
+            if chunk.startswith(b"\n"):
+                parts.append(b"\n")
+                chunk = chunk[1:]
+            line, parts, size = b"".join(parts), [], 0
             if skipping:
-                skipping = False        # the end of the line too long
+                skipping = False                    # the end of the line too long
             else:
                 yield line[:MAX_LINE_BYTES + 1]
-        if not skipping and len(pending) > MAX_LINE_BYTES:
-            yield pending[:MAX_LINE_BYTES + 1]
-            skipping = True
-        if skipping:            # nothing more of the line too long is kept, but a "\r" that may end it
-            pending = b"\r" if pending.endswith(b"\r") else b""
-    if pending and not skipping:
-        yield pending
+            if not chunk:
+                continue
+        pieces = chunk.splitlines(keepends=True)
+        rest = pieces.pop() if not pieces[-1].endswith(b"\n") else b""
+        for line in pieces:
+            if parts:
+                line, parts, size = b"".join((*parts, line)), [], 0
+            if skipping:
+                skipping = False
+            else:
+                yield line[:MAX_LINE_BYTES + 1]
+        if rest:
+            if not skipping:
+                parts.append(rest)
+                size += len(rest)
+                if size > MAX_LINE_BYTES:
+                    yield b"".join(parts)[:MAX_LINE_BYTES + 1]
+                    skipping = True
+            if skipping:        # nothing more of the line too long is kept, but a "\r" that may end it
+                parts, size = ([b"\r"], 1) if rest.endswith(b"\r") else ([], 0)
+    if parts and not skipping:
+        yield b"".join(parts)
+    if garbage:
+        yield FileProblem(TRAILING_GARBAGE)
 
 
 def database_refusal(error: Exception) -> str:
@@ -108,6 +156,9 @@ def database_refusal(error: Exception) -> str:
 def json_lines(lines: Iterable[bytes], report: IngestReport) -> Iterator[tuple[int, dict]]:
     for number, line in enumerate(lines, 1):
         report.lines += 1
+        if isinstance(line, FileProblem):
+            report.reject(number, line.reason)
+            continue
         if not line.strip():
             report.lines -= 1
             continue

@@ -269,3 +269,15 @@ def test_a_version_dated_before_the_one_it_follows_is_rejected():
     # The same date twice is possible (two versions the same second): taken.
     same = [{"version": "v1", "created": CREATED}, {"version": "v2", "created": CREATED}]
     assert not import_arxiv_metadata(lines_of(line(metadata(new_style_id(1), versions=same)))).rejected
+
+
+@pytest.mark.django_db
+def test_a_gzip_followed_by_garbage_keeps_what_came_before_and_says_so(tmp_path, capsys):
+    from citations.input_files import TRAILING_GARBAGE
+
+    data = b"".join(line(metadata(new_style_id(n))) for n in range(1, 4)) + line(metadata(new_style_id(4))).rstrip()
+    path = write(tmp_path, gzip.compress(data) + b"this is not gzip\n" * 3, "snapshot.jsonl.gz")
+    with pytest.raises(CommandError, match="1 of 5 lines rejected"):
+        call_command("import_arxiv_metadata", str(path))
+    assert snapshot_ids() == {new_style_id(n) for n in range(1, 5)}
+    assert f"rejected 1: {TRAILING_GARBAGE} (first at line 5)" in capsys.readouterr().out

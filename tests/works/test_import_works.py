@@ -292,3 +292,15 @@ def test_an_unclosed_quote_in_retraction_watch_rows_costs_its_own_row_only():
     assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/rw{n}" for n in range(1, 6)}
     (reason,) = report.rejected
     assert "(an unclosed quote?)" in reason and report.examples[reason] == 3 and not report.stopped
+
+
+def test_a_gzip_followed_by_garbage_keeps_the_works_before_it_and_says_so(tmp_path, capsys):
+    from citations.input_files import TRAILING_GARBAGE
+
+    path = tmp_path / "works.jsonl.gz"
+    path.write_bytes(gzip.compress(b"".join(json.dumps({"id": f"W40{n}", "doi": f"10.1234/gz{n}", "title": "A work"})
+                                            .encode() + b"\n" for n in range(3))) + b"\x00garbage")
+    with pytest.raises(CommandError, match="1 of 4 records rejected"):
+        call_command("import_works", "openalex", str(path))
+    assert {f"10.1234/gz{n}" for n in range(3)} <= set(WorkIdentifier.objects.values_list("value", flat=True))
+    assert f"rejected 1: {TRAILING_GARBAGE}" in capsys.readouterr().out
