@@ -100,27 +100,40 @@ class _Feed:
 
 
 def csv_rows(lines: Iterable[str], *, max_lines: int = MAX_ROW_LINES) -> Iterator[list[str] | RejectedRow]:
-    """The CSV rows of these lines (csv.reader's), or a RejectedRow for a row whose quoted cell runs on past
-    max_lines line ends or past the csv module's cell limit, or to the end of the file with its quote
-    unclosed: the lines after that row's first are then read again as rows, so an unclosed quote costs
-    its own row only. A file that is not CSV at all raises BadFile."""
-    feed = _Feed(lines, max_lines)
+    """The CSV rows of these lines (csv.reader's; the first is the header), or a RejectedRow for a row whose
+    quoted cell runs on past max_lines line ends or past the csv module's cell limit, or to the end of
+    the file with its quote unclosed, or into the next row (a row over several lines whose cells are not
+    the header's number): the lines after that row's first are then read again as rows, so an unclosed
+    quote costs its own row only. A file that is not CSV at all raises BadFile."""
+    feed, width = _Feed(lines, max_lines), None
     while True:
-        reader = csv.reader(feed)
+        # strict: a quote closed by anything but a comma or a line end, or open at the end of the file,
+        # is an error here, so two unclosed quotes cannot close each other across the rows between them.
+        reader = csv.reader(feed, strict=True)
         try:
             for row in reader:
-                ran_to_the_end = len(feed.row) > 1 and "".join(feed.row).count('"') % 2 == 1
-                if ran_to_the_end:
+                # A row over several lines with another number of cells than the header swallowed others.
+                if len(feed.row) > 1 and width not in (None, len(row)):
                     raise _RunAway
                 feed.row = []
+                width = len(row) if width is None else width
                 yield row
             return
         except _RunAway:
-            what = f"more than {max_lines:,} lines" if len(feed.row) >= max_lines else "the end of the file"
+            what = f"more than {max_lines:,} lines" if len(feed.row) >= max_lines else "the next row"
         except csv.Error as error:
-            if "field larger than field limit" not in str(error):
+            if "field larger than field limit" in str(error):
+                what = f"more than {csv.field_size_limit():,} characters"
+            elif len(feed.row) > 1:
+                what = "the end of the file" if "unexpected end of data" in str(error) else "the next row"
+            elif feed.row:
+                # Quotes awry within one line: read as the csv module reads them when not strict.
+                row, feed.row = next(csv.reader(feed.row), []), []
+                width = len(row) if width is None else width
+                yield row
+                continue
+            else:
                 raise BadFile(f"line {reader.line_num:,}: not CSV ({error})") from None
-            what = f"more than {csv.field_size_limit():,} characters"
         feed.read_again_after_first()
         yield RejectedRow(f"a cell runs on over {what} (an unclosed quote?): the row is rejected, "
                           "the lines after its first are read as rows")
