@@ -618,3 +618,34 @@ def test_works_files_keep_exactly_their_good_works_whatever_bad_lines_surround_t
         assert set(report.examples.values()) <= {n for n, (k, _) in enumerate(entries, 1) if k != "good"}
         assert set(WorkIdentifier.objects.filter(kind="doi").values_list("value", flat=True)) == good
         assert CitedWork.objects.count() == len(good)
+
+
+# --- Retraction Watch works: good rows kept, bad rows rejected, whatever surrounds them -------------------
+
+RW_WORK_ROWS = range(1, 6)
+rw_bad_row = st.one_of(
+    st.sampled_from([b"Caf\xe9", b"\xff\xfe", b"\xc3"]).map(lambda bad: b"90,A title " + bad + b",,,,,,,,,,,,,10.1234/bad,0,Retraction,,No,\n"),
+    UNSTORABLE.filter(lambda c: c == "\x00").map(lambda c: f"91,A NUL,,,,,,,,,,,,,10.1234/n{c},0,Retraction,,No,\n".encode()),
+    st.just(b'92,"A title whose quote never closes,,,,,,,,,,,,,10.1234/q,0,Retraction,,No,\n'),
+    st.just(b"93,too,few,columns\n"),
+    st.just(b"94,No DOI,,,,,,,,,,,,,,0,Retraction,,No,\n"),
+)
+
+
+def _rw_work_row(n: int) -> bytes:
+    return f"{n},A title {n},,,,,,,,,8/16/2023 0:00,10.1155/2023/9804945,0,,10.1234/rw{n},0,Retraction,,No,\n".encode()
+
+
+@FUZZ
+@given(entries=st.lists(st.one_of(st.sampled_from(RW_WORK_ROWS).map(lambda n: ("good", n)),
+                                  rw_bad_row.map(lambda b: ("bad", b))), max_size=8))
+def test_retraction_watch_works_files_keep_exactly_their_good_rows_whatever_bad_rows_surround_them(db, entries):
+    from citations.models import CitedWork
+    from citations.works.importer import import_works
+
+    data = RW_HEADER.encode() + b"".join(_rw_work_row(c) if k == "good" else c for k, c in entries)
+    with undone():
+        report = import_works(lines_of(data), source="retraction_watch")
+        assert report.lines == len(entries) and not report.stopped
+        assert report.rejected_lines == sum(1 for k, _ in entries if k == "bad")
+        assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/rw{c}" for k, c in entries if k == "good"}

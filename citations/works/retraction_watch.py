@@ -18,6 +18,7 @@ from citations.standing.retraction_watch import ORIGINAL, csv_rows, layout_of
 from citations.works.records import WorkRecord, checked, doi_of, identifiers_of, short_field, text_field, year_field
 
 SOURCE = "retraction_watch"
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")     # what surrogateescape makes of a byte that is not UTF-8
 FIELDS = {  # published layout, reshaped layout
     "doi": ("OriginalPaperDOI", "originalpaperdoi"),
     "title": ("Title", None),
@@ -29,7 +30,9 @@ FIELDS = {  # published layout, reshaped layout
 
 
 def read_works(lines: Iterable[bytes]) -> Iterator[tuple[int, WorkRecord | RejectedLine]]:
-    text = (line.decode("utf-8-sig" if number == 0 else "utf-8", errors="strict")
+    # Bytes that are not UTF-8 are kept as lone surrogates (surrogateescape), so only the row holding
+    # them is rejected, not the file.
+    text = (line.decode("utf-8-sig" if number == 0 else "utf-8", errors="surrogateescape")
             for number, line in enumerate(lines))
     try:
         rows = csv_rows(_decoded(text))
@@ -48,6 +51,9 @@ def read_works(lines: Iterable[bytes]) -> Iterator[tuple[int, WorkRecord | Rejec
                 continue
             if len(row) != len(header):
                 yield number, RejectedLine(f"{len(row)} columns, the header has {len(header)}")
+                continue
+            if any(_NOT_UTF8.search(cell) for cell in row):
+                yield number, RejectedLine("not UTF-8 text")
                 continue
             try:
                 yield number, _record(dict(zip(header, row)), 0 if published else 1)

@@ -304,3 +304,17 @@ def test_a_gzip_followed_by_garbage_keeps_the_works_before_it_and_says_so(tmp_pa
         call_command("import_works", "openalex", str(path))
     assert {f"10.1234/gz{n}" for n in range(3)} <= set(WorkIdentifier.objects.values_list("value", flat=True))
     assert f"rejected 1: {TRAILING_GARBAGE}" in capsys.readouterr().out
+
+
+def test_a_retraction_watch_row_that_is_not_utf8_is_rejected_and_the_rows_around_it_kept():
+    header = ("Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,RetractionDate,"
+              "RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,OriginalPaperPubMedID,"
+              "RetractionNature,Reason,Paywalled,Notes\n").encode()
+    rows = [f"{n},A title {n},,,,,,,,,8/16/2023 0:00,10.1155/2023/9804945,0,,10.1234/u{n},0,Retraction,,No,\n".encode()
+            for n in range(1, 4)]
+    rows.insert(1, b"9,Caf\xe9 in Latin-1,,,,,,,,,,,,,10.1234/latin,0,Retraction,,No,\n")
+    rows.insert(3, "10,A NUL,,,,,,,,,,,,,10.1234/nul\x00,0,Retraction,,No,\n".encode())
+    report = import_works(lines_of(header + b"".join(rows)), source="retraction_watch")
+    assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/u{n}" for n in range(1, 4)}
+    assert report.examples == {"not UTF-8 text": 3, "the doi identifier holds a NUL character": 5}
+    assert not report.stopped
