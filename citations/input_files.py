@@ -73,6 +73,10 @@ class IngestReport:
         for reason, count in other.rejected.items():
             for _ in range(count):
                 self.reject(other.examples[reason], reason)
+        for reason, count in other.values_rejected.items():
+            self.values_rejected[reason] += count
+            self.value_examples[reason] = min(self.value_examples.get(reason, other.value_examples[reason]),
+                                              other.value_examples[reason])
 
     @property
     def rejected_lines(self) -> int:
