@@ -250,7 +250,12 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
         PaperVersion.objects.select_for_update().filter(
             pk__in=PaperReference.objects.filter(pk=reference_id).values("extraction__paper_version_id")).first()
         reference = lock_reference(reference_id, expected_revision)
-        refuse_unless_newest(ReferenceExtraction.objects.get(pk=reference.extraction_id))
+        extraction = ReferenceExtraction.objects.select_related("paper_version").get(pk=reference.extraction_id)
+        refuse_unless_newest(extraction)
+        citing = extraction.paper_version.paper_id
+        if field == OverrideField.LINK and citing in (entry.link_paper_id, entry.link_work and entry.link_work.paper_id):
+            raise OverrideRefused("A paper is not its own citation: link the reference to the work it names, or "
+                                  "mark it not a scholarly work.", field="value")
         entry.reference = reference
         current = active_overrides(reference_ids=[reference.pk]).get(reference.pk, {})
         if field == OverrideField.NOT_A_WORK and current.get("not_a_work"):

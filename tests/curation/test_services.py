@@ -194,3 +194,10 @@ def test_a_title_with_no_visible_character_is_refused_with_a_sentence(access_dat
         override(access_date, curator, field="title", value="A\x00title")
     # Text that shows something is taken, invisible characters and all (a name with a joiner, an RTL title).
     override(access_date, curator, field="title", value="\u200fعنوان\u200b")
+
+
+@pytest.mark.parametrize("value", ["2509.11076", "10.48550/arXiv.2509.11076"])
+def test_a_reference_is_not_linked_by_a_curator_to_its_own_citing_paper(access_date, curator, value):
+    with pytest.raises(OverrideRefused, match="A paper is not its own citation") as refused:
+        override(access_date, curator, field="link", value=value, reason="It names itself")
+    assert refused.value.field == "value" and not Override.objects.exists()
