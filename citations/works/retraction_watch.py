@@ -11,7 +11,7 @@ check (a file that is not Retraction Watch's stops with a sentence).
 import re
 from collections.abc import Iterable, Iterator
 
-from citations.input_files import RejectedLine
+from citations.input_files import FileProblem, RejectedLine
 from citations.models import IdentifierKind
 from citations.standing.events import BadFile, RejectedRow
 from citations.standing.retraction_watch import ORIGINAL, csv_rows, layout_of
@@ -30,10 +30,11 @@ FIELDS = {  # published layout, reshaped layout
 
 
 def read_works(lines: Iterable[bytes]) -> Iterator[tuple[int, WorkRecord | RejectedLine]]:
+    problems: list[FileProblem] = []     # what ended the file early, told after its rows
     # Bytes that are not UTF-8 are kept as lone surrogates (surrogateescape), so only the row holding
     # them is rejected, not the file.
     text = (line.decode("utf-8-sig" if number == 0 else "utf-8", errors="surrogateescape")
-            for number, line in enumerate(lines))
+            for number, line in enumerate(_until_problem(lines, problems)))
     try:
         rows = csv_rows(_decoded(text))
         first = next(rows, None)
@@ -43,6 +44,7 @@ def read_works(lines: Iterable[bytes]) -> Iterator[tuple[int, WorkRecord | Rejec
             raise BadFile(f"the header: {first}")
         header = [name.strip() for name in first]
         published = layout_of(header) is ORIGINAL
+        number = 1
         for number, row in enumerate(rows, 2):
             if isinstance(row, RejectedRow):
                 yield number, RejectedLine(str(row))
@@ -59,8 +61,18 @@ def read_works(lines: Iterable[bytes]) -> Iterator[tuple[int, WorkRecord | Rejec
                 yield number, _record(dict(zip(header, row)), 0 if published else 1)
             except RejectedLine as rejected:
                 yield number, rejected
+        for problem in problems:
+            yield number + 1, RejectedLine(problem.reason)
     except BadFile as error:
         raise RejectedLine(str(error)) from None
+
+
+def _until_problem(lines: Iterable[bytes], problems: list) -> Iterator[bytes]:
+    for line in lines:
+        if isinstance(line, FileProblem):
+            problems.append(line)
+            return
+        yield line
 
 
 def _decoded(text: Iterator[str]) -> Iterator[str]:

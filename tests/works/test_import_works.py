@@ -318,3 +318,19 @@ def test_a_retraction_watch_row_that_is_not_utf8_is_rejected_and_the_rows_around
     assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/u{n}" for n in range(1, 4)}
     assert report.examples == {"not UTF-8 text": 3, "the doi identifier holds a NUL character": 5}
     assert not report.stopped
+
+
+def test_a_gzipped_retraction_watch_file_followed_by_garbage_keeps_its_rows_and_says_so(tmp_path, capsys):
+    from citations.input_files import TRAILING_GARBAGE
+
+    header = ("Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,RetractionDate,"
+              "RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,OriginalPaperPubMedID,"
+              "RetractionNature,Reason,Paywalled,Notes\n")
+    rows = "".join(f"{n},A title {n},,,,,,,,,8/16/2023 0:00,10.1155/2023/9804945,0,,10.1234/g{n},0,Retraction,,No,\n"
+                   for n in range(1, 4))
+    path = tmp_path / "rw.csv.gz"
+    path.write_bytes(gzip.compress((header + rows).encode()) + b"garbage")
+    with pytest.raises(CommandError, match="1 of 4 records rejected"):
+        call_command("import_works", "retraction_watch", str(path))
+    assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/g{n}" for n in range(1, 4)}
+    assert f"rejected 1: {TRAILING_GARBAGE} (first at line 5)" in capsys.readouterr().out
