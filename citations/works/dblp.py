@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from xml.etree.ElementTree import ParseError, XMLPullParser
 
-from citations.input_files import RejectedLine
+from citations.input_files import FileProblem, RejectedLine
 from citations.models import IdentifierKind
 from citations.works.records import (
     WorkRecord,
@@ -60,6 +60,8 @@ def _xml(first: bytes, lines: Iterator[bytes]) -> Iterator[tuple[int, WorkRecord
     number = 0
     try:
         for number, line in enumerate(_chain(first, lines), 1):
+            if isinstance(line, FileProblem):       # the document ends here: what came before was read
+                raise RejectedLine(line.reason)
             parser.feed(_ENTITY.sub(_entity, line))
             yield from _records(parser, number)
         parser.close()
@@ -94,6 +96,8 @@ def _json_lines(first: bytes, lines: Iterator[bytes]) -> Iterator[tuple[int, Wor
 
 
 def _json_record(line: bytes) -> WorkRecord | RejectedLine:
+    if isinstance(line, FileProblem):
+        return RejectedLine(line.reason)
     try:
         value = loads(line)
     except (ValueError, RecursionError):

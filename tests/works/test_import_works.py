@@ -334,3 +334,14 @@ def test_a_gzipped_retraction_watch_file_followed_by_garbage_keeps_its_rows_and_
         call_command("import_works", "retraction_watch", str(path))
     assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/g{n}" for n in range(1, 4)}
     assert f"rejected 1: {TRAILING_GARBAGE} (first at line 5)" in capsys.readouterr().out
+
+
+def test_a_gzipped_dblp_file_followed_by_garbage_keeps_its_records_and_says_why_it_stopped(tmp_path):
+    from citations.input_files import TRAILING_GARBAGE
+
+    path = tmp_path / "dblp.xml.gz"
+    path.write_bytes(gzip.compress(read("dblp.xml")) + b"garbage")
+    with pytest.raises(CommandError, match="the gzip stream is followed by bytes that are not gzip"):
+        call_command("import_works", "dblp", str(path))
+    assert WorkIdentifier.objects.filter(kind="dblp", value="conf/sc/RajbhandariRRH20").exists()
+    assert TRAILING_GARBAGE.startswith("the gzip stream")
