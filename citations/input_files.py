@@ -43,6 +43,9 @@ class FileProblem(bytes):
         problem.reason = reason
         return problem
 
+    def __reduce__(self):           # sent to another process whole, as it was made
+        return FileProblem, (self.reason,)
+
 
 @dataclass
 class IngestReport:
