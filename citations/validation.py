@@ -10,9 +10,12 @@ must also not be in the future: an observation "from 2999" would outrank every r
 FUTURE_SKEW allows for clocks a little ahead of ours. docs/record-v1.md states the same.
 
 Text bound for a column must hold no NUL (PostgreSQL refuses it) and no lone surrogate (no
-encoding can write it), and fit its column.
+encoding can write it), and fit its column. Text meant to be read (a reference, a title) must also
+show something: a visible character, not only spaces, zero-width characters, direction marks or
+other format characters (visible_text).
 """
 import re
+import unicodedata
 from datetime import UTC, date, datetime, timedelta
 
 from django.utils import timezone
@@ -22,6 +25,11 @@ LATEST = datetime(2200, 1, 1, tzinfo=UTC)          # exclusive
 FUTURE_SKEW = timedelta(minutes=5)
 RANGE_TEXT = "between 1900-01-01 and 2199-12-31 (UTC)"
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# Categories that show nothing by themselves: separators (spaces), controls, format characters (zero-width,
+# bidi controls, tags), surrogates, private use, unassigned; marks with no base to sit on.
+_SHOWS_NOTHING = frozenset(("Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Mc"))
+# Letters and symbols drawn blank: Hangul fillers, the blank Braille pattern.
+_BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 class OutOfRange(ValueError):
@@ -81,3 +89,17 @@ def clean_text(value, *, what: str, max_length: int | None = None) -> str:
 def is_storable_text(value: str) -> bool:
     """True when clean_text() would accept the value (no length limit)."""
     return "\x00" not in value and not _SURROGATE.search(value)
+
+
+def has_visible_character(value: str) -> bool:
+    """True when the text shows at least one character (see _SHOWS_NOTHING)."""
+    return any(unicodedata.category(c) not in _SHOWS_NOTHING and c not in _BLANK_GLYPHS for c in value)
+
+
+def visible_text(value, *, what: str, max_length: int | None = None) -> str:
+    """clean_text(), and the text shows something: not only spaces, zero-width characters, direction marks."""
+    value = clean_text(value, what=what, max_length=max_length)
+    if not has_visible_character(value):
+        raise OutOfRange(f"{what} has no visible character (only spaces, zero-width characters, "
+                         "direction marks or other invisible ones)")
+    return value

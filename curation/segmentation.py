@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from citations.current.papers import papers_changed
@@ -38,7 +37,7 @@ from citations.models.references import ExtractionOrigin
 from citations.parsing.parser import PARSER_NAME, parse_reference
 from citations.resolution.links import write_links
 from citations.sources.reference_lists import MAX_RAW_TEXT
-from curation.services import OverrideRefused, can_curate, clean_reason, lock_reference
+from curation.services import OverrideRefused, can_curate, clean_reason, lock_reference, refuse_unless_newest
 
 SHOWN_OPENING = 80          # characters of the other part kept on the audit entry, for people to read
 
@@ -164,7 +163,7 @@ def _correct(*, reference_id, reason: str, curator, expected_revision: int, part
         PaperVersion.objects.select_for_update().filter(pk=listed[1]).first()
         reference = lock_reference(reference_id, expected_revision)
         extraction = ReferenceExtraction.objects.select_related("paper_version__paper").get(pk=listed[0])
-        _refuse_unless_newest(extraction)
+        refuse_unless_newest(extraction)
         in_order = list(PaperReference.objects.filter(extraction=extraction).order_by("reference_index", "id"))
         parts, entry = parts_of(reference, in_order)
         now = timezone.now()
@@ -182,18 +181,6 @@ def _correct(*, reference_id, reason: str, curator, expected_revision: int, part
         entry.parts = [new for part, new in zip(parts, new_references) if part.raw_text is not None]
         entry.follow_up_job = _resolve_after_commit(entry.parts)
     return entry
-
-
-def _refuse_unless_newest(extraction: ReferenceExtraction) -> None:
-    newer = (ReferenceExtraction.objects.filter(paper_version_id=extraction.paper_version_id, source=extraction.source)
-             .filter(Q(observed_at__gt=extraction.observed_at) | Q(observed_at=extraction.observed_at,
-                                                                   pk__gt=extraction.pk))
-             .order_by("-observed_at", "-id").first())
-    if newer is not None:
-        why = ("a curator corrected it" if newer.corrects_id == extraction.pk
-               else f"a newer {newer.source} list replaced it on {newer.observed_at:%Y-%m-%d %H:%M} UTC")
-        raise OverrideRefused(f"Not saved: this list is no longer the one its record shows ({why}). Correct the "
-                              "reference in the newest list.", field="revision")
 
 
 def _write_references(corrected: ReferenceExtraction, parts: list[_Part]) -> list[PaperReference]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from citations.arxiv_ids import ARXIV_DOI_PREFIX, InvalidArxivId, parse_arxiv_id
@@ -26,6 +27,8 @@ from citations.models import (
     Paper,
     PaperReference,
     PaperReferenceLink,
+    PaperVersion,
+    ReferenceExtraction,
     ResolutionState,
     WorkIdentifier,
 )
@@ -36,6 +39,7 @@ from citations.parsing.quality import title_problems
 from citations.resolution.links import write_links
 from citations.resolution.service import canonical_works
 from citations.time_rules import EARLIEST_YEAR, is_plausible_year, latest_plausible_year
+from citations.validation import OutOfRange, clean_text, has_visible_character, visible_text
 
 CURATION_SOURCE = "curation"
 MAX_TITLE = 1000
@@ -84,6 +88,10 @@ def clean_title(value) -> str:
     title = " ".join(str(value or "").split())
     if not title:
         raise OverrideRefused("A title cannot be empty.", field="value")
+    try:
+        visible_text(title, what="A title")
+    except OutOfRange as error:
+        raise OverrideRefused(f"{error}.", field="value") from None
     if len(title) > MAX_TITLE:
         raise OverrideRefused(f"A title is at most {MAX_TITLE} characters.", field="value")
     if "title_is_access_date" in title_problems(title):
@@ -104,8 +112,12 @@ def clean_year(value) -> int:
 
 def clean_reason(value) -> str:
     reason = " ".join(str(value or "").split())
-    if len(reason) < 3:
+    if len(reason) < 3 or not has_visible_character(reason):
         raise OverrideRefused("Say why: a reason is required.", field="reason")
+    try:
+        clean_text(reason, what="A reason")
+    except OutOfRange as error:
+        raise OverrideRefused(f"{error}.", field="reason") from None
     if len(reason) > MAX_REASON:
         raise OverrideRefused(f"A reason is at most {MAX_REASON:,} characters.", field="reason")
     return reason
@@ -234,7 +246,16 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
         target = value if isinstance(value, LinkTarget) else link_target(value)
         entry.link_paper, entry.link_work = target.paper, target.work
     with transaction.atomic():
+        # The version first, as an ingest and a correction lock it: a new list cannot cross the override.
+        PaperVersion.objects.select_for_update().filter(
+            pk__in=PaperReference.objects.filter(pk=reference_id).values("extraction__paper_version_id")).first()
         reference = lock_reference(reference_id, expected_revision)
+        extraction = ReferenceExtraction.objects.select_related("paper_version").get(pk=reference.extraction_id)
+        refuse_unless_newest(extraction)
+        citing = extraction.paper_version.paper_id
+        if field == OverrideField.LINK and citing in (entry.link_paper_id, entry.link_work and entry.link_work.paper_id):
+            raise OverrideRefused("A paper is not its own citation: link the reference to the work it names, or "
+                                  "mark it not a scholarly work.", field="value")
         entry.reference = reference
         current = active_overrides(reference_ids=[reference.pk]).get(reference.pk, {})
         if field == OverrideField.NOT_A_WORK and current.get("not_a_work"):
@@ -274,6 +295,21 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
         _records_changed(reference, target)
         entry.follow_up_job = _re_resolve_after_commit(reference.pk)
     return entry
+
+
+def refuse_unless_newest(extraction: ReferenceExtraction) -> None:
+    """A correction or an override is made on the list its record shows: the newest of its version's
+    lists from its source. An older list (replaced by a newer ingest, or corrected by a split or a
+    join) is refused, with field="revision" (the entry points answer 409, as to a stale revision)."""
+    newer = (ReferenceExtraction.objects.filter(paper_version_id=extraction.paper_version_id, source=extraction.source)
+             .filter(Q(observed_at__gt=extraction.observed_at) | Q(observed_at=extraction.observed_at,
+                                                                   pk__gt=extraction.pk))
+             .order_by("-observed_at", "-id").first())
+    if newer is not None:
+        why = ("a curator corrected it" if newer.corrects_id == extraction.pk
+               else f"a newer {newer.source} list replaced it on {newer.observed_at:%Y-%m-%d %H:%M} UTC")
+        raise OverrideRefused(f"Not saved: this list is no longer the one its record shows ({why}). Correct the "
+                              "reference in the newest list.", field="revision")
 
 
 def lock_reference(reference_id, expected_revision: int) -> PaperReference:

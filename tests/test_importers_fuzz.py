@@ -216,7 +216,15 @@ rfc2822_out_of_range = st.integers(1000, 1898).map(lambda y: f"Mon, 01 Jan {y} 0
     st.integers(2200, 9999).map(lambda y: f"Fri, 31 Dec {y} 23:59:59 -1200") | \
     st.just("Fri, 31 Dec 9999 23:59:59 -1200")
 rfc2822_future = st.integers(2100, 2199).map(lambda y: f"Mon, 01 Jan {y} 00:00:00 GMT")
-junk_line = st.binary(max_size=60).filter(lambda b: b"\n" not in b).map(lambda b: b"\xff" + b + b"\n")
+junk_line = st.binary(max_size=60).filter(lambda b: b"\n" not in b and b"\r" not in b).map(lambda b: b"\xff" + b + b"\n")
+# Lines Python's own decoder cannot read: nested deeper than its recursion limit, a number of more
+# digits than int() reads, invalid UTF-8 inside a string, wrong types where an object is expected.
+unreadable_line = st.one_of(
+    st.sampled_from([1_000, 5_000, 100_000]).map(lambda n: b"[" * n + b"]" * n + b"\n"),
+    st.integers(1_001, 100_000).map(lambda n: b'{"a": ' + b"[" * n + b"\n"),
+    st.integers(4_301, 20_000).map(lambda n: b'{"id": ' + b"9" * n + b"}\n"),
+    st.sampled_from([b'{"id": "2501.00001\xff"}\n', b'"2501.00001"\n', b"[1, 2]\n", b"null\n", b"1e999999\n"]),
+)
 
 
 def good_metadata(arxiv_id: str) -> dict:
@@ -250,7 +258,7 @@ metadata_poison = st.one_of(
 metadata_file = st.lists(st.one_of(
     st.sampled_from(GOOD_IDS).map(lambda a: ("good", a)),
     st.tuples(st.sampled_from(GOOD_IDS), metadata_poison).map(lambda p: ("bad", p)),
-    junk_line.map(lambda b: ("junk", b)),
+    (junk_line | unreadable_line).map(lambda b: ("junk", b)),
     st.just(("blank", b"  \n")),
 ), max_size=8)
 
@@ -314,7 +322,7 @@ reference_poison = st.one_of(
 reference_file = st.lists(st.one_of(
     st.tuples(st.sampled_from(GOOD_IDS), st.integers(1, 2), reference_items).map(lambda g: ("good", g)),
     st.tuples(st.sampled_from(GOOD_IDS), reference_poison).map(lambda p: ("bad", p)),
-    junk_line.map(lambda b: ("junk", b)),
+    (junk_line | unreadable_line).map(lambda b: ("junk", b)),
 ), max_size=6)
 
 
@@ -381,7 +389,7 @@ count_file = st.lists(st.one_of(
     st.tuples(st.sampled_from(GOOD_IDS), st.sampled_from(COUNT_SOURCES), st.sampled_from(COUNT_TIMES), st.booleans())
     .map(lambda g: ("good", g)),
     st.tuples(st.sampled_from(GOOD_IDS), count_poison).map(lambda p: ("bad", p)),
-    junk_line.map(lambda b: ("junk", b)),
+    (junk_line | unreadable_line).map(lambda b: ("junk", b)),
 ), max_size=8)
 
 
@@ -403,12 +411,21 @@ def test_citation_count_files_keep_exactly_their_good_lines_whatever_bad_lines_s
     from citations.validation import parse_time
 
     good = [good_count(*content) for kind, content in entries if kind == "good"]
-    expected = {(GOOD_IDS[g["count"] // 100], g["source"], parse_time(g["observed_at"], what="t"), g["count"]) for g in good}
+    # In file order: a measurement dated before one held for its paper and source is back-dated, refused.
+    expected, newest, back_dated = set(), {}, 0
+    for g in good:
+        key, when = (GOOD_IDS[g["count"] // 100], g["source"]), parse_time(g["observed_at"], what="t")
+        if key in newest and when < newest[key]:
+            back_dated += 1
+            continue
+        newest[key] = when
+        expected.add((*key, when, g["count"]))
     with undone():
         report = import_citation_counts(lines_of(b"".join(count_bytes(e) for e in entries)))
         rejected = sum(report.rejected.values())
         assert report.created.get("measurements", 0) + report.unchanged + rejected == report.lines == len(entries)
-        assert rejected == len(entries) - len(good) and report.unchanged == len(good) - len(expected)
+        assert rejected == len(entries) - len(good) + back_dated
+        assert report.unchanged == len(good) - back_dated - len(expected)
         assert set(CitationMeasurement.objects.values_list("paper__arxiv_id", "source", "observed_at", "count")) == expected
 
 
@@ -478,11 +495,15 @@ def _accounts_for_what_it_read(report, rows_read: int, before: dict) -> None:
 
 
 def _csv_data_rows(body: str) -> int:
-    import csv
+    """Rows as the csv module reads them, but for a row whose quote never closes: that one is a row
+    (rejected), and the lines after its first are rows again (citations/standing/retraction_watch.csv_rows)."""
     import io
 
-    rows = list(csv.reader(io.StringIO(body, newline="")))[1:]
-    return sum(1 for row in rows if any(cell.strip() for cell in row))
+    from citations.standing.events import RejectedRow
+    from citations.standing.retraction_watch import csv_rows
+
+    rows = list(csv_rows(io.StringIO(body, newline="")))[1:]
+    return sum(1 for row in rows if isinstance(row, RejectedRow) or any(cell.strip() for cell in row))
 
 
 @FUZZ
@@ -544,3 +565,87 @@ def _problem(line: str) -> str | None:
     except ValueError:
         return "not JSON"
     return None
+
+
+# --- works files: good works kept, bad lines rejected, whatever surrounds them ----------------------------
+
+WORK_NUMBERS = range(1, 5)
+work_poison = st.one_of(
+    poisoned_text.map(lambda t: "10.1234/" + "".join(t.split())),       # a DOI no column holds
+    huge | st.just(True) | st.none() | st.lists(text, max_size=2),      # not a DOI
+)
+
+
+def good_work(source: str, n: int) -> dict:
+    if source == "crossref":
+        return {"DOI": f"10.1234/w{n}", "title": [f"A work numbered {n}"], "issued": {"date-parts": [[2020]]}}
+    return {"id": f"https://openalex.org/W10{n}", "doi": f"https://doi.org/10.1234/w{n}",
+            "title": f"A work numbered {n}", "publication_year": 2020}
+
+
+def bad_work(source: str, n: int, value) -> dict:
+    work = good_work(source, n)
+    if source == "crossref":
+        return {**work, "DOI": value}
+    # An OpenAlex work is known by its own id: a DOI it cannot hold rejects it, a missing one does not.
+    return {**work, "id": value if not isinstance(value, str) else work["id"], "doi": value}
+
+
+works_file = st.lists(st.one_of(
+    st.sampled_from(WORK_NUMBERS).map(lambda n: ("good", n)),
+    st.tuples(st.sampled_from(WORK_NUMBERS), work_poison).map(lambda p: ("bad", p)),
+    # (not "[1, 2]": a list is a list of works, each counted on its own)
+    (unreadable_line.filter(lambda b: b != b"[1, 2]\n") | st.binary(max_size=40).filter(lambda b: b"\n" not in b and b"\r" not in b)
+     .map(lambda b: b"\xff" + b + b"\n")).map(lambda b: ("junk", b)),
+), max_size=8)
+
+
+@FUZZ
+@given(source=st.sampled_from(["crossref", "openalex"]), entries=works_file)
+def test_works_files_keep_exactly_their_good_works_whatever_bad_lines_surround_them(db, source, entries):
+    from citations.models import CitedWork, WorkIdentifier
+    from citations.works.importer import import_works
+
+    # A good first line: the file is read as JSON lines (a bad first line may make it one document).
+    entries = [("good", 1)] + entries
+    lines = [as_line(good_work(source, c)) if k == "good" else as_line(bad_work(source, *c)) if k == "bad" else c
+             for k, c in entries]
+    good = {f"10.1234/w{c}" for k, c in entries if k == "good"}
+    with undone():
+        report = import_works(lines_of(b"".join(lines)), source=source)
+        assert report.lines == len(entries) and not report.stopped
+        assert report.rejected_lines == sum(1 for k, _ in entries if k != "good")
+        assert set(report.examples.values()) <= {n for n, (k, _) in enumerate(entries, 1) if k != "good"}
+        assert set(WorkIdentifier.objects.filter(kind="doi").values_list("value", flat=True)) == good
+        assert CitedWork.objects.count() == len(good)
+
+
+# --- Retraction Watch works: good rows kept, bad rows rejected, whatever surrounds them -------------------
+
+RW_WORK_ROWS = range(1, 6)
+rw_bad_row = st.one_of(
+    st.sampled_from([b"Caf\xe9", b"\xff\xfe", b"\xc3"]).map(lambda bad: b"90,A title " + bad + b",,,,,,,,,,,,,10.1234/bad,0,Retraction,,No,\n"),
+    UNSTORABLE.filter(lambda c: c == "\x00").map(lambda c: f"91,A NUL,,,,,,,,,,,,,10.1234/n{c},0,Retraction,,No,\n".encode()),
+    st.just(b'92,"A title whose quote never closes,,,,,,,,,,,,,10.1234/q,0,Retraction,,No,\n'),
+    st.just(b"93,too,few,columns\n"),
+    st.just(b"94,No DOI,,,,,,,,,,,,,,0,Retraction,,No,\n"),
+)
+
+
+def _rw_work_row(n: int) -> bytes:
+    return f"{n},A title {n},,,,,,,,,8/16/2023 0:00,10.1155/2023/9804945,0,,10.1234/rw{n},0,Retraction,,No,\n".encode()
+
+
+@FUZZ
+@given(entries=st.lists(st.one_of(st.sampled_from(RW_WORK_ROWS).map(lambda n: ("good", n)),
+                                  rw_bad_row.map(lambda b: ("bad", b))), max_size=8))
+def test_retraction_watch_works_files_keep_exactly_their_good_rows_whatever_bad_rows_surround_them(db, entries):
+    from citations.models import CitedWork
+    from citations.works.importer import import_works
+
+    data = RW_HEADER.encode() + b"".join(_rw_work_row(c) if k == "good" else c for k, c in entries)
+    with undone():
+        report = import_works(lines_of(data), source="retraction_watch")
+        assert report.lines == len(entries) and not report.stopped
+        assert report.rejected_lines == sum(1 for k, _ in entries if k == "bad")
+        assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/rw{c}" for k, c in entries if k == "good"}

@@ -27,6 +27,8 @@ def report_lines(command, report, *, noun: str) -> None:
                          f"{sum(report.rejected.values()):,} rejected")
     for reason, count in report.rejected.most_common():
         command.stdout.write(f"  rejected {count:,}: {reason} (first at line {report.examples[reason]:,})")
+    for reason, count in report.values_rejected.most_common():
+        command.stdout.write(f"  value rejected {count:,}: {reason} (first at line {report.value_examples[reason]:,})")
 
 
 def fail_if_rejected(report, *, done: str) -> None:

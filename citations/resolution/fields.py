@@ -5,8 +5,10 @@ from citations.parsing.parser import tidy_title
 from citations.resolution.matching import ReferenceFields
 
 
-def reference_fields(reference: PaperReference, overrides: dict | None = None) -> ReferenceFields:
-    """The fields the resolver reads: the stored parse, with active curator overrides over it."""
+def reference_fields(reference: PaperReference, overrides: dict | None = None, *,
+                     citing_paper_id: int | None = None) -> ReferenceFields:
+    """The fields the resolver reads: the stored parse, with active curator overrides over it, and the
+    paper whose list holds it (which the resolver never links it to)."""
     overrides = overrides or {}
     identifiers = tuple(reference.identifiers or ())
     if not identifiers:
@@ -22,4 +24,5 @@ def reference_fields(reference: PaperReference, overrides: dict | None = None) -
         not_a_work=bool(overrides.get("not_a_work")),
         first_author=(reference.authors or [None])[0] if isinstance(reference.authors, list) else None,
         locator=find_locator(reference.raw_text),
+        citing_paper_id=citing_paper_id,
     )

@@ -86,6 +86,7 @@ class ReferenceFields:
     not_a_work: bool = False
     first_author: str | None = None          # as parsed: "Kawai K", "S. Rajbhandari"
     locator: Locator | None = None           # volume and first page read from the raw text
+    citing_paper_id: int | None = None       # the paper whose list holds the reference: never its own citation
 
     def identifiers_of(self, kind: str, *, valid: bool) -> list[dict]:
         return [i for i in self.identifiers if i["kind"] == kind and bool(i.get("valid")) is valid]
@@ -101,7 +102,18 @@ class Resolution:
 
 
 def resolve(fields: ReferenceFields, store: CandidateStore) -> Resolution:
-    """The state of one reference, with its link and the evidence for it."""
+    """The state of one reference, with its link and the evidence for it. A paper is never linked as
+    citing itself (its own arXiv id or DOI printed in its list, its own title read as a reference's):
+    such a reference is unresolved, and the evidence says why."""
+    found = _resolve(fields, store)
+    if found.paper_id is not None and found.paper_id == fields.citing_paper_id:
+        return Resolution("unresolved", found.resolver_source, evidence={
+            **{k: v for k, v in found.evidence.items() if k in ("identifier", "candidate")},
+            "reason": "the work found is the citing paper itself: a paper is not its own citation"})
+    return found
+
+
+def _resolve(fields: ReferenceFields, store: CandidateStore) -> Resolution:
     if fields.not_a_work:
         return Resolution("unresolved", "curation", evidence={"reason": "marked not a scholarly work by a curator"})
     arxiv_ids = fields.identifiers_of("arxiv", valid=True)

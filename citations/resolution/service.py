@@ -84,7 +84,8 @@ def _resolve_batch(reference_ids: list) -> ResolutionSummary:
         if not references:
             return summary
         overrides = active_overrides(reference_ids=[r.pk for r in references])
-        fields = {r.pk: reference_fields(r, overrides.get(r.pk)) for r in references}
+        fields = {r.pk: reference_fields(r, overrides.get(r.pk), citing_paper_id=r.extraction.paper_version.paper_id)
+                  for r in references}
         store = DatabaseStore()
         store.prefetch(fields.values())
         now = timezone.now()

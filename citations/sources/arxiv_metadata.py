@@ -57,6 +57,8 @@ CATEGORIES_LENGTH = PaperSnapshot._meta.get_field("categories").max_length
 DOI_LENGTH = PaperSnapshot._meta.get_field("doi").max_length
 ABSTRACT_LENGTH = 20_000        # arXiv caps abstracts at 1,920 characters; ten times that is not an abstract
 _VERSION = re.compile(r"v?([0-9]{1,4})")         # ASCII digits: int() would read any script's
+# The numbers of an RFC 2822 date that are not part of its time or zone: the day, then the year.
+_DATE_NUMBER = re.compile(r"(?<![:0-9+-])([0-9]+)(?![:0-9])")
 
 
 def _metadata(value: dict) -> _Metadata:
@@ -114,7 +116,11 @@ def _versions(value: dict) -> tuple[tuple[int, datetime], ...]:
         if number in versions:
             raise RejectedLine(f"version {number} appears twice")
         versions[number] = created
-    return tuple(sorted(versions.items()))
+    ordered = tuple(sorted(versions.items()))
+    for (before, earlier), (number, created) in zip(ordered, ordered[1:]):
+        if created < earlier:
+            raise RejectedLine(f"version {number} is dated before version {before}: arXiv receives them in order")
+    return ordered
 
 
 def _version(entry) -> tuple[int, datetime]:
@@ -125,6 +131,12 @@ def _version(entry) -> tuple[int, datetime]:
         created = parsedate_to_datetime(entry["created"])
     except (TypeError, ValueError, IndexError, OverflowError):
         raise RejectedLine("a version without a number or a date") from None
+    # email.utils reads a year of one to three digits as 19xx or 20xx ("0000" is 2000): a date is taken only
+    # when the year it is read as is the one written.
+    written = _DATE_NUMBER.findall(entry["created"])
+    if not written or int(written[-1]) != created.year:
+        raise RejectedLine(f"version {number} created {entry['created'][:40]!r} is not a possible date "
+                           "(its year must be written with four digits)")
     if created.tzinfo is None:
         created = created.replace(tzinfo=UTC)
     try:

@@ -23,7 +23,9 @@ def import_citation_counts(lines: Iterable[bytes]) -> IngestReport:
     """Read source-named, dated citation counts: {"arxiv_id" | "doi", "source", "count", "observed_at"}.
 
     Each line is one measurement of a held paper; the same measurement twice is one row, and counts
-    of different sources are kept apart (a record never adds them up).
+    of different sources are kept apart (a record never adds them up). A measurement dated before one
+    already held for the same paper and source is refused (a record as of a time between them was
+    published without it: history does not change; docs/record-v1.md).
     """
     report = IngestReport()
     for number, value in json_lines(lines, report):
@@ -56,14 +58,22 @@ def _import_citation_count(value: dict) -> str:
         observed_at = parse_time(value.get("observed_at"), what="observed_at", observation=True)
     except OutOfRange as error:
         raise RejectedLine(str(error)) from None
-    measurement, created = CitationMeasurement.objects.get_or_create(
-        paper_id=paper_id, source=source, observed_at=observed_at, defaults={"count": count})
-    if created:
-        records_of_papers_changed(paper_ids=[paper_id])
-        return "created"
-    if measurement.count != count:
-        raise RejectedLine("a different count is held for this paper, source and time")
-    return "unchanged"
+    # The paper's row, locked: two importers cannot both find no later measurement and write an earlier one.
+    Paper.objects.select_for_update().filter(pk=paper_id).values_list("id", flat=True).first()
+    held = CitationMeasurement.objects.filter(paper_id=paper_id, source=source, observed_at=observed_at).first()
+    if held is not None:
+        if held.count != count:
+            raise RejectedLine("a different count is held for this paper, source and time")
+        return "unchanged"
+    later = (CitationMeasurement.objects.filter(paper_id=paper_id, source=source, observed_at__gt=observed_at)
+             .order_by("-observed_at").values_list("observed_at", flat=True).first())
+    if later is not None:
+        # Records as of a time between the two already showed the later one's predecessor: never rewritten.
+        raise RejectedLine("back-dated: a later measurement by this source is held for this paper, so records "
+                           "already published as of an earlier time would change")
+    CitationMeasurement.objects.create(paper_id=paper_id, source=source, observed_at=observed_at, count=count)
+    records_of_papers_changed(paper_ids=[paper_id])
+    return "created"
 
 
 def _measured_paper(value: dict, normalise_doi) -> int:

@@ -25,7 +25,7 @@ from citations.models.references import REFERENCE_SOURCES, ExtractionOrigin
 from citations.parsing.parser import PARSER_NAME, parse_reference
 from citations.records.canonical import canonical_bytes
 from citations.resolution.links import write_links
-from citations.validation import OutOfRange, clean_text
+from citations.validation import OutOfRange, visible_text
 
 MAX_REFERENCES = 5000
 MAX_RAW_TEXT = 10_000          # characters of one reference's text, wherever a reference is stored from
@@ -89,7 +89,7 @@ def _reference(item) -> tuple[int, str]:
     if not isinstance(raw, str) or not raw.strip() or len(raw) > MAX_RAW_TEXT:
         raise RejectedLine("a reference's raw text is empty or longer than 10,000 characters")
     try:
-        return index, clean_text(raw, what="a reference's raw text")
+        return index, visible_text(raw, what="a reference's raw text")
     except OutOfRange as error:
         raise RejectedLine(str(error)) from None
 

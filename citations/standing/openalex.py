@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 import orjson
 
 from citations.arxiv_ids import arxiv_doi, arxiv_of
-from citations.input_files import MAX_LINE_BYTES
+from citations.input_files import MAX_LINE_BYTES, FileProblem
 from citations.models import EventType, ScholarlyWorkEvent
 from citations.parsing.identifiers import normalise_doi
 from citations.standing.events import DOI_LENGTH, BadFile, RejectedRow, SourceEvent, WorkRead, storable
@@ -75,6 +75,9 @@ def _readable(lines: Iterable[bytes]) -> Iterator[bytes]:
 
 
 def _line(line: bytes) -> Iterator[Item]:
+    if isinstance(line, FileProblem):
+        yield RejectedRow(line.reason)
+        return
     if len(line) > MAX_LINE_BYTES:
         yield RejectedRow("line longer than 4 MiB")
         return

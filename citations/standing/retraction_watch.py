@@ -10,9 +10,10 @@ and the kinds stay apart: a correction is never a retraction, a reinstatement is
 A row that cannot be stored is rejected with its reason and the file goes on: no usable
 OriginalPaperDOI, an unknown nature, an unreadable RetractionDate or one outside the range of
 stored dates (citations/validation.py), a DOI longer than its column (255), a NUL in a stored
-cell. What stops the whole file (BadFile) is what makes every later row doubtful: a header that
-is not Retraction Watch's, or CSV the csv module cannot read (a cell longer than 131,072
-characters is nearly always an unclosed quote that swallowed the rest of the file).
+cell, a cell running on over more than MAX_ROW_LINES lines or 131,072 characters or to the end of
+the file with its quote open (an unclosed quote: the rows it swallowed are read again). What stops the whole file (BadFile) is what
+makes every later row doubtful: a header that is not Retraction Watch's, or CSV the csv module
+cannot read.
 """
 import csv
 import hashlib
@@ -42,15 +43,19 @@ NO_DOI = {"", "unavailable", "none", "nan", "0"}
 def read_rows(lines: Iterable[str]) -> Iterator[tuple[int, SourceEvent | RejectedRow]]:
     """(row number, event or rejection) for every non-blank data row; a bad row never stops the file,
     a file that is not Retraction Watch CSV raises BadFile."""
-    reader = csv.reader(lines)
-    rows = csv_rows(reader)
+    rows = csv_rows(lines)
     first = next(rows, None)
     if first is None:
         return
+    if isinstance(first, RejectedRow):
+        raise BadFile(f"the header: {first}")
     header = [name.strip() for name in first]
     columns = layout_of(header)
     width = len(header)
     for number, row in enumerate(rows, 2):
+        if isinstance(row, RejectedRow):
+            yield number, row
+            continue
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != width:
@@ -62,15 +67,76 @@ def read_rows(lines: Iterable[str]) -> Iterator[tuple[int, SourceEvent | Rejecte
             yield number, rejected
 
 
-def csv_rows(reader) -> Iterator[list[str]]:
-    # The csv module stops at what it cannot read; after that no row can be trusted to be whole.
-    try:
-        yield from reader
-    except csv.Error as error:
-        if "field larger than field limit" in str(error):
-            raise BadFile(f"line {reader.line_num:,}: a cell longer than {csv.field_size_limit():,} characters "
-                          "(an unclosed quote?), so the file cannot be read as CSV") from None
-        raise BadFile(f"line {reader.line_num:,}: not CSV ({error})") from None
+# A quoted cell running over more line ends is an unclosed quote, not a cell (the longest real row: 51 lines).
+MAX_ROW_LINES = 1000
+
+
+class _RunAway(Exception):
+    """The row being read has taken more than MAX_ROW_LINES lines."""
+
+
+class _Feed:
+    """The lines given to the csv module, the current row's kept, so that a row running away (an
+    unclosed quote swallowing the rows after it) can be rejected and the lines after its first read again."""
+
+    def __init__(self, lines: Iterable[str], max_lines: int):
+        self.lines, self.max_lines = iter(lines), max_lines
+        self.again: list[str] = []      # lines to give again, first
+        self.row: list[str] = []        # the lines of the row being read
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        if len(self.row) >= self.max_lines:
+            raise _RunAway
+        line = self.again.pop() if self.again else next(self.lines)
+        self.row.append(line)
+        return line
+
+    def read_again_after_first(self) -> None:
+        self.again.extend(reversed(self.row[1:]))
+        self.row = []
+
+
+def csv_rows(lines: Iterable[str], *, max_lines: int = MAX_ROW_LINES) -> Iterator[list[str] | RejectedRow]:
+    """The CSV rows of these lines (csv.reader's; the first is the header), or a RejectedRow for a row whose
+    quoted cell runs on past max_lines line ends or past the csv module's cell limit, or to the end of
+    the file with its quote unclosed, or into the next row (a row over several lines whose cells are not
+    the header's number): the lines after that row's first are then read again as rows, so an unclosed
+    quote costs its own row only. A file that is not CSV at all raises BadFile."""
+    feed, width = _Feed(lines, max_lines), None
+    while True:
+        # strict: a quote closed by anything but a comma or a line end, or open at the end of the file,
+        # is an error here, so two unclosed quotes cannot close each other across the rows between them.
+        reader = csv.reader(feed, strict=True)
+        try:
+            for row in reader:
+                # A row over several lines with another number of cells than the header swallowed others.
+                if len(feed.row) > 1 and width not in (None, len(row)):
+                    raise _RunAway
+                feed.row = []
+                width = len(row) if width is None else width
+                yield row
+            return
+        except _RunAway:
+            what = f"more than {max_lines:,} lines" if len(feed.row) >= max_lines else "the next row"
+        except csv.Error as error:
+            if "field larger than field limit" in str(error):
+                what = f"more than {csv.field_size_limit():,} characters"
+            elif len(feed.row) > 1:
+                what = "the end of the file" if "unexpected end of data" in str(error) else "the next row"
+            elif feed.row:
+                # Quotes awry within one line: read as the csv module reads them when not strict.
+                row, feed.row = next(csv.reader(feed.row), []), []
+                width = len(row) if width is None else width
+                yield row
+                continue
+            else:
+                raise BadFile(f"line {reader.line_num:,}: not CSV ({error})") from None
+        feed.read_again_after_first()
+        yield RejectedRow(f"a cell runs on over {what} (an unclosed quote?): the row is rejected, "
+                          "the lines after its first are read as rows")
 
 
 def layout_of(header: list[str]) -> dict:

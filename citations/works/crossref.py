@@ -70,13 +70,14 @@ def _records(work: dict) -> Iterator[WorkRecord]:
         for entry in relation.get(name) or []:
             if isinstance(entry, dict) and str(entry.get("id-type", "doi")).lower() == "doi":
                 related.append((IdentifierKind.DOI, doi_of(entry.get("id"))))
+    year, dropped = _year(work)
     authors = work.get("author") if isinstance(work.get("author"), list) else []
     first = next((a for a in authors if isinstance(a, dict) and a.get("sequence") == "first"),
                  authors[0] if authors and isinstance(authors[0], dict) else {})
     yield checked(WorkRecord(
         source=SOURCE, identifiers=identifiers_of([(IdentifierKind.DOI, own), *related]),
         title=text_field(work.get("title"), what="title", max_length=2000),
-        year=_year(work), first_author=text_field(first.get("family") or first.get("name"), what="author",
+        year=year, dropped=dropped, first_author=text_field(first.get("family") or first.get("name"), what="author",
                                                   max_length=100),
         container_title=text_field(work.get("container-title"), what="container-title", max_length=1000),
         volume=short_field(work.get("volume"), what="volume"), issue=short_field(work.get("issue"), what="issue"),
@@ -86,18 +87,20 @@ def _records(work: dict) -> Iterator[WorkRecord]:
     for entry in work.get("update-to") or []:
         updated = doi_of(entry.get("DOI")) if isinstance(entry, dict) else None
         if updated and updated != own:
-            yield WorkRecord(source=SOURCE, identifiers=identifiers_of([(IdentifierKind.DOI, updated)]))
+            yield checked(WorkRecord(source=SOURCE, identifiers=identifiers_of([(IdentifierKind.DOI, updated)])))
 
 
-def _year(work: dict) -> int | None:
+def _year(work: dict) -> tuple[int | None, tuple[str, ...]]:
+    """The year of the first date field giving a plausible one; without one, why a year given was refused."""
+    dropped: list[str] = []
     for name in DATE_FIELDS:
         value = work.get(name)
         if value is None:                   # (None["date-parts"] is a TypeError: the next field)
             continue
         try:
-            year = year_field(value["date-parts"][0][0])
+            year = year_field(value["date-parts"][0][0], dropped)
         except (TypeError, KeyError, IndexError):
             continue
         if year:
-            return year
-    return None
+            return year, ()
+    return None, tuple(dropped[:1])

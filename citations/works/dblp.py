@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from xml.etree.ElementTree import ParseError, XMLPullParser
 
-from citations.input_files import RejectedLine
+from citations.input_files import FileProblem, RejectedLine
 from citations.models import IdentifierKind
 from citations.works.records import (
     WorkRecord,
@@ -60,6 +60,8 @@ def _xml(first: bytes, lines: Iterator[bytes]) -> Iterator[tuple[int, WorkRecord
     number = 0
     try:
         for number, line in enumerate(_chain(first, lines), 1):
+            if isinstance(line, FileProblem):       # the document ends here: what came before was read
+                raise RejectedLine(line.reason)
             parser.feed(_ENTITY.sub(_entity, line))
             yield from _records(parser, number)
         parser.close()
@@ -94,6 +96,8 @@ def _json_lines(first: bytes, lines: Iterator[bytes]) -> Iterator[tuple[int, Wor
 
 
 def _json_record(line: bytes) -> WorkRecord | RejectedLine:
+    if isinstance(line, FileProblem):
+        return RejectedLine(line.reason)
     try:
         value = loads(line)
     except (ValueError, RecursionError):
@@ -123,10 +127,12 @@ def _record(key, fields: dict[str, list[str]]) -> WorkRecord:
     authors = fields.get("author") or fields.get("editor") or []
     first = _HOMONYM.sub("", authors[0]).split()[-1] if authors and authors[0].split() else None
     title = (fields.get("title") or [None])[0]
+    dropped: list[str] = []
+    year = year_field((fields.get("year") or [None])[0], dropped)
     return checked(WorkRecord(
         source=SOURCE, identifiers=identifiers_of(pairs),
         title=text_field(title.rstrip(".") if title else None, what="title", max_length=2000),
-        year=year_field((fields.get("year") or [None])[0]),
+        year=year, dropped=tuple(dropped),
         first_author=text_field(first, what="author", max_length=100),
         container_title=text_field(venue, what="venue", max_length=1000),
         volume=short_field(volume, what="volume"), issue=short_field((fields.get("number") or [None])[0], what="number"),

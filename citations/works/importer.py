@@ -73,6 +73,8 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
                 if isinstance(item, RejectedLine):
                     report.reject(position, str(item))
                     continue
+                for reason in item.dropped:
+                    report.reject_value(position, reason)
                 batch.append(item)
                 if len(batch) >= BATCH:
                     writer.write(batch)

@@ -72,10 +72,12 @@ def _record(work) -> WorkRecord:
     primary = work.get("primary_location") if isinstance(work.get("primary_location"), dict) else {}
     venue = primary.get("source") if isinstance(primary.get("source"), dict) else {}
     biblio = work.get("biblio") if isinstance(work.get("biblio"), dict) else {}
+    dropped: list[str] = []
+    year = year_field(work.get("publication_year"), dropped)
     return checked(WorkRecord(
         source=SOURCE, identifiers=identifiers_of(pairs),
         title=text_field(work.get("title") or work.get("display_name"), what="title", max_length=2000),
-        year=year_field(work.get("publication_year")), first_author=text_field(name, what="author", max_length=100),
+        year=year, dropped=tuple(dropped), first_author=text_field(name, what="author", max_length=100),
         container_title=text_field(venue.get("display_name"), what="source", max_length=1000),
         volume=short_field(biblio.get("volume"), what="volume"), issue=short_field(biblio.get("issue"), what="issue"),
         first_page=short_field(biblio.get("first_page"), what="first page"),

@@ -9,7 +9,7 @@ from citations.models import IdentifierKind
 from citations.parsing.identifiers import normalise_doi
 from citations.parsing.text import title_fingerprints
 from citations.time_rules import EARLIEST_YEAR
-from citations.validation import LATEST, OutOfRange, clean_text
+from citations.validation import LATEST, OutOfRange, clean_text, is_storable_text
 
 LATEST_YEAR = LATEST.year                # the stored range of years (a work in press may be dated ahead)
 _PAGE_RANGE = re.compile(r"\s*[-–—,]\s*")
@@ -31,6 +31,8 @@ class WorkRecord:
     issue: str | None = None
     first_page: str | None = None
     work_type: str | None = None
+    # Values the source gave that could not be stored, the work kept without them (reasons, for the report).
+    dropped: tuple[str, ...] = ()
 
     def ids_of(self, kind: str) -> list[str]:
         return [value for k, value in self.identifiers if k == kind]
@@ -100,14 +102,21 @@ def short_field(value, *, what: str) -> str | None:
     return text if text and len(text) <= 32 else None
 
 
-def year_field(value) -> int | None:
-    """A plausible publication year, or None."""
+YEAR_OUT_OF_RANGE = (f"a year not between {EARLIEST_YEAR} and {LATEST_YEAR} (0, negative, 10000...): "
+                     "the work is kept with its year unknown")
+
+
+def year_field(value, dropped: list | None = None) -> int | None:
+    """A plausible publication year, or None. A number that is no plausible year is added to `dropped`
+    (YEAR_OUT_OF_RANGE), so the report says the year was refused, not absent."""
     if isinstance(value, bool) or value is None:
         return None
-    if isinstance(value, str) and re.fullmatch(r"[0-9]{4}", value.strip()):
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,6}", value.strip()):
         value = int(value)
     if isinstance(value, int) and EARLIEST_YEAR <= value <= LATEST_YEAR:
         return value
+    if isinstance(value, int) and dropped is not None:
+        dropped.append(YEAR_OUT_OF_RANGE)
     return None
 
 
@@ -123,6 +132,12 @@ def checked(record: WorkRecord) -> WorkRecord:
     """The record when it can be stored: an identifier to know it by, and text that fits."""
     if not record.identifiers:
         raise RejectedLine("no identifier (DOI, arXiv id, source id) to know the work by")
+    for kind, value in record.identifiers:
+        if not is_storable_text(value):     # a NUL (PostgreSQL refuses it), a lone surrogate (no encoding writes it)
+            try:
+                clean_text(value, what=f"the {kind} identifier")
+            except OutOfRange as error:
+                raise RejectedLine(str(error)) from None
     if record.first_author is not None and len(record.first_author) > 100:
         raise RejectedLine("first author is longer than 100 characters")
     if record.work_type is not None and len(record.work_type) > 40:

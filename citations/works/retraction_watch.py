@@ -8,17 +8,17 @@ the date, the container and the type. The notices themselves are read by
 citations/standing/retraction_watch.py; this reader takes the same files, and the same header
 check (a file that is not Retraction Watch's stops with a sentence).
 """
-import csv
 import re
 from collections.abc import Iterable, Iterator
 
-from citations.input_files import RejectedLine
+from citations.input_files import FileProblem, RejectedLine
 from citations.models import IdentifierKind
-from citations.standing.events import BadFile
+from citations.standing.events import BadFile, RejectedRow
 from citations.standing.retraction_watch import ORIGINAL, csv_rows, layout_of
 from citations.works.records import WorkRecord, checked, doi_of, identifiers_of, short_field, text_field, year_field
 
 SOURCE = "retraction_watch"
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")     # what surrogateescape makes of a byte that is not UTF-8
 FIELDS = {  # published layout, reshaped layout
     "doi": ("OriginalPaperDOI", "originalpaperdoi"),
     "title": ("Title", None),
@@ -30,27 +30,49 @@ FIELDS = {  # published layout, reshaped layout
 
 
 def read_works(lines: Iterable[bytes]) -> Iterator[tuple[int, WorkRecord | RejectedLine]]:
-    text = (line.decode("utf-8-sig" if number == 0 else "utf-8", errors="strict")
-            for number, line in enumerate(lines))
+    problems: list[FileProblem] = []     # what ended the file early, told after its rows
+    # Bytes that are not UTF-8 are kept as lone surrogates (surrogateescape), so only the row holding
+    # them is rejected, not the file.
+    text = (line.decode("utf-8-sig" if number == 0 else "utf-8", errors="surrogateescape")
+            for number, line in enumerate(_until_problem(lines, problems)))
     try:
-        rows = csv_rows(csv.reader(_decoded(text)))
+        rows = csv_rows(_decoded(text))
         first = next(rows, None)
         if first is None:
             return
+        if isinstance(first, RejectedRow):
+            raise BadFile(f"the header: {first}")
         header = [name.strip() for name in first]
         published = layout_of(header) is ORIGINAL
+        number = 1
         for number, row in enumerate(rows, 2):
+            if isinstance(row, RejectedRow):
+                yield number, RejectedLine(str(row))
+                continue
             if not any(cell.strip() for cell in row):
                 continue
             if len(row) != len(header):
                 yield number, RejectedLine(f"{len(row)} columns, the header has {len(header)}")
                 continue
+            if any(_NOT_UTF8.search(cell) for cell in row):
+                yield number, RejectedLine("not UTF-8 text")
+                continue
             try:
                 yield number, _record(dict(zip(header, row)), 0 if published else 1)
             except RejectedLine as rejected:
                 yield number, rejected
+        for problem in problems:
+            yield number + 1, RejectedLine(problem.reason)
     except BadFile as error:
         raise RejectedLine(str(error)) from None
+
+
+def _until_problem(lines: Iterable[bytes], problems: list) -> Iterator[bytes]:
+    for line in lines:
+        if isinstance(line, FileProblem):
+            problems.append(line)
+            return
+        yield line
 
 
 def _decoded(text: Iterator[str]) -> Iterator[str]:

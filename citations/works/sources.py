@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 import orjson
 
-from citations.input_files import MAX_LINE_BYTES, RejectedLine
+from citations.input_files import MAX_LINE_BYTES, FileProblem, RejectedLine
 
 MAX_DOCUMENT_BYTES = 1024 * 1024 * 1024
 # orjson reads an integer beyond 64 bits as a float, where json keeps it an int: text holding a run of
@@ -64,6 +64,8 @@ def json_documents(lines: Iterable[bytes]) -> Iterator[tuple[int, object]]:
 
 
 def _parse(line: bytes):
+    if isinstance(line, FileProblem):
+        return RejectedLine(line.reason)
     if len(line) > MAX_LINE_BYTES:
         return RejectedLine("line longer than 4 MiB")
     try:

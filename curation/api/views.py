@@ -106,6 +106,8 @@ class OverrideViewSet(CachedListMixin, mixins.CreateModelMixin, viewsets.ReadOnl
         except StaleRevision as error:
             raise Conflict(error.message_for(request.user)) from None
         except OverrideRefused as error:
+            if error.field == "revision":           # the list was corrected or replaced meanwhile
+                raise Conflict(" ".join(error.messages)) from None
             raise ValidationError({error.field or "value": error.messages}) from None
         return _committed(entry, request)
 

@@ -47,3 +47,20 @@ def test_an_unknown_observation_is_404(curator_api, db):
     response = curator_api.post(f"{BASE}/00000000-0000-0000-0000-000000000000/join/",
                                 {"reason": "Cut in two", "revision": 0}, format="json")
     assert response.status_code == 404
+
+
+def test_an_override_on_an_observation_a_join_superseded_is_409_and_not_listed(curator_api, api, extracted):
+    joined = curator_api.post(f"{BASE}/{extracted[0].pk}/join/", {"reason": "Cut at a line break", "revision": 0},
+                              format="json")
+    assert joined.status_code == 201, joined.content
+    listed = api.get("/api/v1/overrides/").json()["results"]
+    response = curator_api.post("/api/v1/overrides/", {"reference": str(extracted[3].pk), "field": "title",
+                                                       "value": "GPipe", "reason": "From the PDF", "revision": 0},
+                                format="json")
+    assert response.status_code == 409 and "a curator corrected it" in response.content.decode()
+    assert api.get("/api/v1/overrides/").json()["results"] == listed
+    # The observation the record shows takes it.
+    successor = build_record(arxiv_id=CITING).record["outbound"][-1]["observation_id"]
+    accepted = curator_api.post("/api/v1/overrides/", {"reference": successor, "field": "title", "value": "GPipe",
+                                                       "reason": "From the PDF", "revision": 0}, format="json")
+    assert accepted.status_code == 201, accepted.content

@@ -263,3 +263,21 @@ def test_a_purge_removes_corrected_lists_with_the_others(extracted, curator, dja
     entry = purge_references(arxiv_id=CITING, reason="The author asked for a takedown", operator=operator)
     assert entry.counts["reference_extractions"] == 2
     assert not PaperReference.objects.filter(extraction__paper_version__paper__arxiv_id=CITING).exists()
+
+
+@pytest.mark.parametrize("field, value", [("title", "A title a curator read"), ("year", "2016"), ("not_a_work", True)])
+def test_an_override_on_a_reference_of_a_joined_list_is_refused_and_writes_nothing(extracted, curator, field, value):
+    join(extracted[0], curator)
+    entries = Override.objects.count()
+    # [4] was carried into the corrected list as a new observation: the old one no record shows.
+    with pytest.raises(OverrideRefused, match="a curator corrected it") as refused:
+        apply_override(reference_id=extracted[3].pk, field=field, value=value, reason="Read from the PDF",
+                       curator=curator, expected_revision=revision_of(extracted[3].pk))
+    assert refused.value.field == "revision" and Override.objects.count() == entries
+
+
+def test_an_override_on_a_reference_of_a_list_a_newer_ingest_replaced_is_refused(extracted, curator):
+    ingest_reference_list(ReferenceList(CITING, 1, "pdf_text", ((1, ZERO),)))
+    with pytest.raises(OverrideRefused, match="a newer pdf_text list replaced it"):
+        apply_override(reference_id=extracted[2].pk, field="year", value="2020", reason="From the PDF",
+                       curator=curator, expected_revision=0)

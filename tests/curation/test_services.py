@@ -176,3 +176,28 @@ class _eager_on_commit:
 
     def __exit__(self, *exc):
         return self._context.__exit__(*exc)
+
+
+INVISIBLE = ["\u200b\u200c\u200d", "\u202e\u202c", "\u2066\u2069\u200e\u200f", "\ufeff\u2060\u00ad", "\u3164\u2800",
+             "\u0301\u034f\ufe0f", "\U000e0041\U000e0042"]
+
+
+@pytest.mark.parametrize("title", INVISIBLE, ids=["zero-width", "bidi override", "isolates and marks", "format",
+                                                   "blank glyphs", "marks alone", "tags"])
+def test_a_title_with_no_visible_character_is_refused_with_a_sentence(access_date, curator, title):
+    with pytest.raises(OverrideRefused, match="has no visible character") as refused:
+        override(access_date, curator, field="title", value=f" {title} ")
+    assert refused.value.field == "value" and not Override.objects.exists()
+    with pytest.raises(OverrideRefused, match="a reason is required"):
+        override(access_date, curator, reason=title * 3)
+    with pytest.raises(OverrideRefused, match="NUL"):
+        override(access_date, curator, field="title", value="A\x00title")
+    # Text that shows something is taken, invisible characters and all (a name with a joiner, an RTL title).
+    override(access_date, curator, field="title", value="\u200fعنوان\u200b")
+
+
+@pytest.mark.parametrize("value", ["2509.11076", "10.48550/arXiv.2509.11076"])
+def test_a_reference_is_not_linked_by_a_curator_to_its_own_citing_paper(access_date, curator, value):
+    with pytest.raises(OverrideRefused, match="A paper is not its own citation") as refused:
+        override(access_date, curator, field="link", value=value, reason="It names itself")
+    assert refused.value.field == "value" and not Override.objects.exists()

@@ -91,3 +91,28 @@ def test_a_held_paper_found_by_title_gets_a_canonical_work_from_its_metadata(db)
     work = observation["citation"]["cited_work"]
     assert (work["doi"], work["metadata_source"], work["year"]) == ("10.48550/arxiv.2006.15704", "arxiv_metadata", 2020)
     assert PaperReference.objects.get(pk=reference_id).links.count() == 2
+
+
+def test_a_paper_printing_its_own_arxiv_id_or_title_in_its_list_is_not_its_own_citation(db):
+    from citations.sources.reference_lists import ReferenceList, ingest_reference_list
+
+    title = "PyTorch Distributed: Experiences on Accelerating Data Parallel Training"
+    paper = make_paper("2006.15704", title=title, doi="10.14778/3415478.3415530",
+                       submitted_at=datetime(2020, 6, 28, tzinfo=UTC))
+    other = make_paper("2601.00001", title="Another paper entirely, about something else")
+    index_paper_titles(paper_ids=[paper.pk, other.pk])
+    _, ids = ingest_reference_list(ReferenceList("2006.15704", 1, "pdf_text", (
+        (1, "Shen Li, Yanli Zhao. PyTorch distributed. arXiv:2006.15704, 2020."),
+        (2, "Shen Li, Yanli Zhao. Pytorch distributed: Experiences on accelerating data parallel training. 2020."),
+        (3, "Shen Li. PyTorch Distributed. PVLDB, 2020. doi:10.14778/3415478.3415530"),
+        (4, "A. Author. Another paper entirely, about something else. arXiv:2601.00001, 2026."))))
+    summary = resolve_references(reference_ids=ids)
+    assert summary.states == {"unresolved": 3, "verified_exact": 1}
+    outbound = build_record(arxiv_id="2006.15704").record["outbound"]
+    assert [o["citation"]["cited_paper"] and o["citation"]["cited_paper"]["arxiv_id"] for o in outbound] == [
+        None, None, None, "2601.00001"]
+    assert [o["resolution"]["status"] for o in outbound] == ["unresolved"] * 3 + ["verified_exact"]
+    reasons = {PaperReferenceLink.objects.filter(reference_id=pk).latest("observed_at", "id").evidence["reason"]
+               for pk in ids[:3]}
+    assert reasons == {"the work found is the citing paper itself: a paper is not its own citation"}
+    assert build_record(arxiv_id="2006.15704").record["inbound"] == []

@@ -218,3 +218,66 @@ def test_the_abstract_is_kept_and_shown_on_the_paper_page_and_a_second_import_ch
 def test_an_abstract_longer_than_any_arxiv_allows_rejects_its_line(db):
     report = import_arxiv_metadata(lines_of(line(metadata("2501.00001", abstract="word " * 5000))))
     assert [reason for reason in report.rejected] == ["abstract is longer than 20,000 characters"]
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000 + b"\n"
+HUGE_NUMBER = b'{"id": ' + b"9" * 5000 + b"}\n"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bad", [DEEP, HUGE_NUMBER], ids=["nested 100,000 deep", "a 5,000-digit number"])
+def test_a_line_python_cannot_parse_is_rejected_and_the_good_lines_around_it_kept(bad):
+    good = [line(metadata(new_style_id(n))) for n in range(1, 5)]
+    report = import_arxiv_metadata(lines_of(b"".join(good[:2]) + bad + b"".join(good[2:])))
+    assert snapshot_ids() == {new_style_id(n) for n in range(1, 5)}
+    assert report.rejected_lines == 1 and list(report.examples.values()) == [3]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("end", [b"\r", b"\r\n", b"\n"], ids=["CR", "CRLF", "LF"])
+@pytest.mark.parametrize("gzipped", [False, True], ids=["plain", "gzip"])
+def test_lines_ended_by_a_carriage_return_alone_are_lines(tmp_path, end, gzipped):
+    data = b"".join(line(metadata(new_style_id(n))).rstrip(b"\n") + end for n in range(1, 5))
+    path = write(tmp_path, gzip.compress(data) if gzipped else data, "snapshot.jsonl.gz" if gzipped else "s.jsonl")
+    lines, _, _ = open_lines(path)
+    report = import_arxiv_metadata(lines)
+    assert (report.lines, report.rejected_lines) == (4, 0)
+    assert snapshot_ids() == {new_style_id(n) for n in range(1, 5)}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("created, reason", [
+    ("Mon, 1 Jan 0000 00:00:00 GMT", "is not a possible date"),
+    ("Mon, 1 Jan 07 00:00:00 GMT", "is not a possible date"),
+    ("Mon, 1 Jan 999 00:00:00 GMT", "is not between 1900-01-01"),
+    ("Mon, 30 Feb 2007 00:00:00 GMT", "a version without a number or a date"),
+])
+def test_an_impossible_creation_date_is_rejected_with_a_reason_not_read_as_another(created, reason):
+    report = import_arxiv_metadata(lines_of(line(metadata(new_style_id(1), versions=[{"version": "v1", "created": created}]))
+                                            + line(metadata(new_style_id(2)))))
+    assert snapshot_ids() == {new_style_id(2)}
+    (rejected,) = report.rejected
+    assert reason in rejected and not PaperVersion.objects.filter(created_at__year=2000).exists()
+
+
+@pytest.mark.django_db
+def test_a_version_dated_before_the_one_it_follows_is_rejected():
+    versions = [{"version": "v1", "created": "Tue, 15 Jul 2026 13:51:17 GMT"}, {"version": "v2", "created": CREATED}]
+    report = import_arxiv_metadata(lines_of(line(metadata(new_style_id(1), versions=versions))))
+    assert dict(report.rejected) == {"version 2 is dated before version 1: arXiv receives them in order": 1}
+    assert not snapshot_ids()
+    # The same date twice is possible (two versions the same second): taken.
+    same = [{"version": "v1", "created": CREATED}, {"version": "v2", "created": CREATED}]
+    assert not import_arxiv_metadata(lines_of(line(metadata(new_style_id(1), versions=same)))).rejected
+
+
+@pytest.mark.django_db
+def test_a_gzip_followed_by_garbage_keeps_what_came_before_and_says_so(tmp_path, capsys):
+    from citations.input_files import TRAILING_GARBAGE
+
+    data = b"".join(line(metadata(new_style_id(n))) for n in range(1, 4)) + line(metadata(new_style_id(4))).rstrip()
+    path = write(tmp_path, gzip.compress(data) + b"this is not gzip\n" * 3, "snapshot.jsonl.gz")
+    with pytest.raises(CommandError, match="1 of 5 lines rejected"):
+        call_command("import_arxiv_metadata", str(path))
+    assert snapshot_ids() == {new_style_id(n) for n in range(1, 5)}
+    assert f"rejected 1: {TRAILING_GARBAGE} (first at line 5)" in capsys.readouterr().out

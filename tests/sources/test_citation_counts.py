@@ -84,3 +84,41 @@ def test_a_truncated_gzip_file_of_counts_is_a_clear_command_error(held, tmp_path
     path.write_bytes(gzip.compress(b"".join(line(count(n=n)) for n in range(2000)))[:300])
     with pytest.raises(CommandError, match="the file ends early or is not valid gzip"):
         call_command("import_citation_counts", str(path))
+
+
+@pytest.mark.parametrize("bad", [b"[" * 100_000 + b"]" * 100_000 + b"\n", b'{"count": ' + b"9" * 5000 + b"}\n"],
+                         ids=["nested 100,000 deep", "a 5,000-digit number"])
+def test_a_line_python_cannot_parse_is_rejected_and_the_good_counts_around_it_kept(held, bad):
+    good = [line(count(observed_at=f"2026-09-0{n}T00:00:00Z", n=n)) for n in (1, 2)] + \
+        [line(count("2501.00002", observed_at=f"2026-09-0{n}T00:00:00Z", n=n)) for n in (3, 4)]
+    report = import_citation_counts(lines_of(b"".join(good[:2]) + bad + b"".join(good[2:])))
+    assert report.created["measurements"] == 4 and report.rejected_lines == 1
+    assert list(report.examples.values()) == [3]
+
+
+def test_counts_ended_by_a_carriage_return_alone_are_each_read(held):
+    report = import_citation_counts(lines_of(line(count(n=1)).rstrip() + b"\r" + line(count("2501.00002", n=2)).rstrip()
+                                             + b"\r\r\n"))
+    assert (report.lines, report.created["measurements"], report.rejected_lines) == (2, 2, 0)
+
+
+
+def test_a_back_dated_count_is_refused_and_a_record_published_as_of_an_earlier_time_never_changes(held):
+    from datetime import UTC, datetime
+
+    from citations.records.build import build_record
+
+    import_arxiv_metadata(lines_of(line(metadata("2501.00003"))), observed_at=datetime(2026, 1, 1, tzinfo=UTC))
+    assert import_citation_counts(lines_of(line(count("2501.00003", n=20, observed_at="2026-10-01T00:00:00Z")))).created
+    as_of = datetime(2026, 9, 15, tzinfo=UTC)
+    published = build_record(arxiv_id="2501.00003", as_of=as_of).record
+    report = import_citation_counts(lines_of(line(count("2501.00003", n=5, observed_at="2026-09-01T00:00:00Z"))
+                                             + line(count("2501.00003", n=20, observed_at="2026-10-01T00:00:00Z"))
+                                             + line(count("2501.00003", n=30, observed_at="2026-11-01T00:00:00Z"))
+                                             + line(count("2501.00001", n=7, observed_at="2026-09-01T00:00:00Z"))))
+    assert dict(report.rejected) == {"back-dated: a later measurement by this source is held for this paper, so "
+                                     "records already published as of an earlier time would change": 1}
+    assert report.examples == {next(iter(report.rejected)): 1}
+    assert (report.created["measurements"], report.unchanged) == (2, 1)      # a later one; another paper's first
+    assert measured() == {("2501.00003", "openalex", 20), ("2501.00003", "openalex", 30), ("2501.00001", "openalex", 7)}
+    assert build_record(arxiv_id="2501.00003", as_of=as_of).record == published

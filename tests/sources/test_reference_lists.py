@@ -180,3 +180,33 @@ def test_a_doi_longer_than_255_characters_is_malformed():
 def test_a_doi_of_255_characters_is_still_valid():
     doi = "10.1234/" + "a" * 247
     assert parse_reference(f"A. Author. A title of a work. doi:{doi}").doi == doi
+
+
+@pytest.mark.parametrize("bad", [b"[" * 100_000 + b"]" * 100_000 + b"\n", b'{"version": ' + b"9" * 5000 + b"}\n"],
+                         ids=["nested 100,000 deep", "a 5,000-digit number"])
+def test_a_line_python_cannot_parse_is_rejected_and_the_good_lists_around_it_kept(db, bad):
+    import_arxiv_metadata(lines_of(b"".join(line(metadata(f"2501.0000{n}")) for n in range(1, 5))))
+    good = [json.dumps(references(f"2501.0000{n}")).encode() + b"\n" for n in range(1, 5)]
+    report = ingest_references(lines_of(b"".join(good[:2]) + bad + b"".join(good[2:])))
+    assert report.created["reference_lists"] == 4 and report.rejected_lines == 1
+    assert list(report.examples.values()) == [3]
+
+
+@pytest.mark.parametrize("raw", ["\u200b\u200c\u200d", "\u202e\u202c", "\u2066\u2069\u200e\u200f", "\ufeff\u2060",
+                                 "\u3164 \u2800", "\u0301\u034f", "\U000e0041"])
+def test_a_reference_with_no_visible_character_is_refused_and_the_good_lists_kept(db, raw):
+    import_arxiv_metadata(lines_of(line(metadata("2501.00001")) + line(metadata("2501.00002"))))
+    report = ingest_references(lines_of(
+        json.dumps(references("2501.00001")).encode() + b"\n" +
+        json.dumps(references("2501.00002", raws=(GOOD_RAW, raw))).encode() + b"\n" +
+        json.dumps(references("2501.00002", raws=(GOOD_RAW, "\u202eB. Author. Backwards.\u202c"))).encode() + b"\n"))
+    assert report.created["reference_lists"] == 2
+    assert dict(report.rejected) == {"a reference's raw text has no visible character (only spaces, zero-width "
+                                     "characters, direction marks or other invisible ones)": 1}
+    assert report.examples[next(iter(report.rejected))] == 2
+
+
+def test_lists_ended_by_a_carriage_return_alone_are_each_read(db):
+    import_arxiv_metadata(lines_of(b"".join(line(metadata(f"2501.0000{n}")) for n in range(1, 4))))
+    report = ingest_references(lines_of(b"\r".join(json.dumps(references(f"2501.0000{n}")).encode() for n in range(1, 4))))
+    assert (report.lines, report.created["reference_lists"], report.rejected_lines) == (3, 3, 0)

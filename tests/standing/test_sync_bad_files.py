@@ -92,10 +92,12 @@ def test_a_file_with_nothing_readable_fails_and_keeps_what_was_held(db, source, 
     assert fails(source, data).startswith(error)
 
 
-def test_a_cell_past_the_csv_field_limit_fails_the_file_with_a_sentence(db):
-    error = fails("retraction_watch", (HEADER + rw_row(1, CITED_DOI, reason="x" * 131_073)).encode())
-    assert error == ("line 2: a cell longer than 131,072 characters (an unclosed quote?), "
-                     "so the file cannot be read as CSV")
+def test_a_cell_past_the_csv_field_limit_is_a_rejected_row_and_the_rows_after_it_are_read(db):
+    report = succeeds("retraction_watch", (HEADER + rw_row(1, CITED_DOI, reason="x" * 131_073)
+                                           + rw_row(2, "10.1000/after")).encode())
+    assert dict(report.rejected) == {"a cell runs on over more than 131,072 characters (an unclosed quote?): the "
+                                     "row is rejected, the lines after its first are read as rows": 1}
+    assert report.counts["new"] == 1
 
 
 def test_a_cell_at_the_csv_field_limit_is_read(db):
@@ -103,9 +105,13 @@ def test_a_cell_at_the_csv_field_limit_is_read(db):
     assert report.counts["new"] == 1
 
 
-def test_an_unclosed_quote_that_swallows_the_file_fails_it(db):
-    rows = rw_row(1, CITED_DOI) + '2,"an unclosed quote,' + "3,no quote after it,\n" * 10_000
-    assert "(an unclosed quote?)" in fails("retraction_watch", (HEADER + rows).encode())
+@pytest.mark.parametrize("after", [3, 2_000], ids=["to the end of the file", "past the bound"])
+def test_an_unclosed_quote_is_a_rejected_row_and_the_rows_it_swallowed_are_read(db, after):
+    rows = rw_row(1, CITED_DOI) + '2,"an unclosed quote,\n' + "".join(rw_row(n, f"10.1000/r{n}") for n in range(3, 3 + after))
+    report = succeeds("retraction_watch", (HEADER + rows).encode())
+    (reason,) = report.rejected
+    assert reason.startswith("a cell runs on over ") and "(an unclosed quote?)" in reason
+    assert (report.counts["new"], report.rejected[reason]) == (1 + after, 1)
 
 
 # --- rows that are rejected, the file kept --------------------------------------------------------------

@@ -18,7 +18,7 @@ BAD_FILES = {
     "a header only": ("retraction_watch", HEADER.encode(), "no data rows"),
     "another CSV": ("retraction_watch", b"a,b\n1,2\n", "the header is not Retraction Watch's"),
     "a cell past the csv limit": ("retraction_watch", (HEADER + rw_row(1, CITED_DOI, reason="x" * 200_000)).encode(),
-                                  "line 2: a cell longer than 131,072 characters (an unclosed quote?)"),
+                                  "a cell runs on over more than 131,072 characters (an unclosed quote?)"),
     "Latin-1 bytes": ("retraction_watch", HEADER.encode() + "1,Café\n".encode("latin-1"), "is not UTF-8 text"),
     "JSON cut in half": ("crossref", b'{"message": {"DOI": "10.1000/x", "updated-by": [', "it ends in the middle"),
     "the text 42": ("crossref", b"42", "no Crossref work in the file"),

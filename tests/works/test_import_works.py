@@ -220,3 +220,128 @@ def test_a_notice_read_before_its_work_in_one_file_leaves_the_work_with_its_fiel
     paper_ = {"DOI": "10.1000/paper", "title": ["A paper that was retracted later"], "type": "journal-article"}
     import_works(lines_of(b"\n".join(json.dumps(x).encode() for x in (notice, paper_))), source="crossref")
     assert CitedWork.objects.get(doi="10.1000/paper").title == "A paper that was retracted later"
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000 + b"\n"
+
+
+@pytest.mark.parametrize("bad_doi", ["10.1234/a\x00b", "10.1234/a\ud800b"], ids=["NUL", "lone surrogate"])
+def test_a_doi_no_column_can_hold_is_rejected_and_the_works_around_it_kept(bad_doi):
+    crossref = [json.dumps({"DOI": f"10.1234/good{n}", "title": ["A work"]}).encode() + b"\n" for n in range(4)]
+    crossref[2:2] = [json.dumps({"DOI": bad_doi, "title": ["Bad"]}).encode() + b"\n",
+                     json.dumps({"DOI": "10.1234/notice", "update-to": [{"DOI": bad_doi}]}).encode() + b"\n", DEEP]
+    report = import_works(lines_of(b"".join(crossref)), source="crossref")
+    assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/good{n}" for n in range(4)} | {
+        "10.1234/notice"}
+    assert report.rejected_lines == 3 and min(report.examples.values()) == 3
+    openalex = [json.dumps({"id": f"W10{n}", "doi": f"10.1234/oa{n}", "title": "A work"}).encode() + b"\n" for n in range(4)]
+    openalex[1:1] = [json.dumps({"id": "W999", "doi": bad_doi, "title": "Bad"}).encode() + b"\n", DEEP]
+    report = import_works(lines_of(b"".join(openalex)), source="openalex")
+    assert report.rejected_lines == 2 and set(report.examples.values()) <= {2, 3}
+    assert {f"10.1234/oa{n}" for n in range(4)} <= set(WorkIdentifier.objects.filter(kind="doi").values_list("value", flat=True))
+    assert all(value.isprintable() for value in WorkIdentifier.objects.values_list("value", flat=True))
+
+
+@pytest.mark.parametrize("source, work", [
+    ("crossref", lambda n: {"DOI": f"10.1234/cr{n}", "title": ["A work"]}),
+    ("openalex", lambda n: {"id": f"W20{n}", "doi": f"10.1234/cr{n}", "title": "A work"}),
+    ("retraction_watch", None)])
+def test_works_ended_by_a_carriage_return_alone_are_each_read(source, work):
+    if work is None:
+        header = ("Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,RetractionDate,"
+                  "RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,OriginalPaperPubMedID,"
+                  "RetractionNature,Reason,Paywalled,Notes")
+        rows = [f"{n},A title {n},,,,,,,,,8/16/2023 0:00,10.1155/2023/9804945,0,,10.1234/cr{n},0,Retraction,,No,"
+                for n in range(3)]
+        data = "\r".join([header, *rows]).encode()
+    else:
+        data = b"\r".join(json.dumps(work(n)).encode() for n in range(3))
+    report = import_works(lines_of(data), source=source)
+    assert (report.lines, report.rejected_lines) == (3, 0)
+    assert {f"10.1234/cr{n}" for n in range(3)} <= set(CitedWork.objects.values_list("doi", flat=True)) | set(
+        WorkIdentifier.objects.filter(kind="doi").values_list("value", flat=True))
+
+
+@pytest.mark.parametrize("year", [0, 10000, -5, "0"])
+def test_a_year_out_of_range_is_counted_as_a_rejected_value_and_the_work_kept_with_its_year_unknown(year, capsys,
+                                                                                                    tmp_path):
+    from citations.works.records import YEAR_OUT_OF_RANGE
+
+    lines = [{"DOI": "10.1234/y1", "title": ["A work"], "issued": {"date-parts": [[year]]}},
+             {"DOI": "10.1234/y2", "title": ["Another"], "issued": {"date-parts": [[2020]]}},
+             {"DOI": "10.1234/y3", "title": ["A third"], "issued": {"date-parts": [[None]]}}]
+    path = tmp_path / "works.jsonl"
+    path.write_bytes(b"".join(json.dumps(w).encode() + b"\n" for w in lines))
+    call_command("import_works", "crossref", str(path))
+    assert dict(CitedWork.objects.values_list("doi", "year")) == {"10.1234/y1": None, "10.1234/y2": 2020,
+                                                                   "10.1234/y3": None}
+    assert f"value rejected 1: {YEAR_OUT_OF_RANGE} (first at line 1)" in capsys.readouterr().out
+    report = import_works(lines_of(json.dumps({"id": "W301", "publication_year": year, "title": "A work"}).encode()),
+                          source="openalex")
+    assert dict(report.values_rejected) == {YEAR_OUT_OF_RANGE: 1} and not report.rejected
+
+
+def test_an_unclosed_quote_in_retraction_watch_rows_costs_its_own_row_only():
+    header = ("Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,RetractionDate,"
+              "RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,OriginalPaperPubMedID,"
+              "RetractionNature,Reason,Paywalled,Notes\n")
+    rows = [f"{n},A title {n},,,,,,,,,8/16/2023 0:00,10.1155/2023/9804945,0,,10.1234/rw{n},0,Retraction,,No,\n"
+            for n in range(1, 6)]
+    rows.insert(1, '9,"A title whose quote never closes,,,,,,,,,,,,,10.1234/lost,0,Retraction,,No,\n')
+    report = import_works(lines_of((header + "".join(rows)).encode()), source="retraction_watch")
+    assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/rw{n}" for n in range(1, 6)}
+    (reason,) = report.rejected
+    assert "(an unclosed quote?)" in reason and report.examples[reason] == 3 and not report.stopped
+
+
+def test_a_gzip_followed_by_garbage_keeps_the_works_before_it_and_says_so(tmp_path, capsys):
+    from citations.input_files import TRAILING_GARBAGE
+
+    path = tmp_path / "works.jsonl.gz"
+    path.write_bytes(gzip.compress(b"".join(json.dumps({"id": f"W40{n}", "doi": f"10.1234/gz{n}", "title": "A work"})
+                                            .encode() + b"\n" for n in range(3))) + b"\x00garbage")
+    with pytest.raises(CommandError, match="1 of 4 records rejected"):
+        call_command("import_works", "openalex", str(path))
+    assert {f"10.1234/gz{n}" for n in range(3)} <= set(WorkIdentifier.objects.values_list("value", flat=True))
+    assert f"rejected 1: {TRAILING_GARBAGE}" in capsys.readouterr().out
+
+
+def test_a_retraction_watch_row_that_is_not_utf8_is_rejected_and_the_rows_around_it_kept():
+    header = ("Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,RetractionDate,"
+              "RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,OriginalPaperPubMedID,"
+              "RetractionNature,Reason,Paywalled,Notes\n").encode()
+    rows = [f"{n},A title {n},,,,,,,,,8/16/2023 0:00,10.1155/2023/9804945,0,,10.1234/u{n},0,Retraction,,No,\n".encode()
+            for n in range(1, 4)]
+    rows.insert(1, b"9,Caf\xe9 in Latin-1,,,,,,,,,,,,,10.1234/latin,0,Retraction,,No,\n")
+    rows.insert(3, "10,A NUL,,,,,,,,,,,,,10.1234/nul\x00,0,Retraction,,No,\n".encode())
+    report = import_works(lines_of(header + b"".join(rows)), source="retraction_watch")
+    assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/u{n}" for n in range(1, 4)}
+    assert report.examples == {"not UTF-8 text": 3, "the doi identifier holds a NUL character": 5}
+    assert not report.stopped
+
+
+def test_a_gzipped_retraction_watch_file_followed_by_garbage_keeps_its_rows_and_says_so(tmp_path, capsys):
+    from citations.input_files import TRAILING_GARBAGE
+
+    header = ("Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,RetractionDate,"
+              "RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,OriginalPaperPubMedID,"
+              "RetractionNature,Reason,Paywalled,Notes\n")
+    rows = "".join(f"{n},A title {n},,,,,,,,,8/16/2023 0:00,10.1155/2023/9804945,0,,10.1234/g{n},0,Retraction,,No,\n"
+                   for n in range(1, 4))
+    path = tmp_path / "rw.csv.gz"
+    path.write_bytes(gzip.compress((header + rows).encode()) + b"garbage")
+    with pytest.raises(CommandError, match="1 of 4 records rejected"):
+        call_command("import_works", "retraction_watch", str(path))
+    assert set(CitedWork.objects.values_list("doi", flat=True)) == {f"10.1234/g{n}" for n in range(1, 4)}
+    assert f"rejected 1: {TRAILING_GARBAGE} (first at line 5)" in capsys.readouterr().out
+
+
+def test_a_gzipped_dblp_file_followed_by_garbage_keeps_its_records_and_says_why_it_stopped(tmp_path):
+    from citations.input_files import TRAILING_GARBAGE
+
+    path = tmp_path / "dblp.xml.gz"
+    path.write_bytes(gzip.compress(read("dblp.xml")) + b"garbage")
+    with pytest.raises(CommandError, match="the gzip stream is followed by bytes that are not gzip"):
+        call_command("import_works", "dblp", str(path))
+    assert WorkIdentifier.objects.filter(kind="dblp", value="conf/sc/RajbhandariRRH20").exists()
+    assert TRAILING_GARBAGE.startswith("the gzip stream")
