@@ -71,9 +71,10 @@ class ObservationWriter:
         inbound_lane = record["coverage"][2]
         self.summary.capped = (rr["total_outbound_references"] > rr["displayed"]
                                or inbound_lane["denominator"] > inbound_lane["records_observed"])
-        # The papers' titles become candidates for resolving other references.
-        index_paper_titles(paper_ids=[paper.pk for paper in self.papers.values()])
-        papers_changed(paper.pk for paper in self.papers.values())      # their snapshots and lists, for lists
+        if self.summary.changed:            # a record read again writes nothing, and tells no cache
+            # The papers' titles become candidates for resolving other references.
+            index_paper_titles(paper_ids=[paper.pk for paper in self.papers.values()])
+            papers_changed(paper.pk for paper in self.papers.values())      # their snapshots and lists, for lists
         return self.summary
 
     # papers
