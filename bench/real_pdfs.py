@@ -27,7 +27,6 @@ Printed per paper and in total (micro: summed over entries), for Pith and for re
 (extract_references_from_file, poppler's pdftotext; installed only for this comparison).
 """
 import argparse
-import json
 import os
 import re
 import resource

@@ -1,0 +1,223 @@
+"""A page's words as lines in reading order: columns found, running headers and footers dropped."""
+import re
+import statistics
+
+from citations.extraction.pdf.model import Line, PageSize, TextWord
+
+
+def reading_order(words: list[TextWord], sizes: list[PageSize]) -> list[Line]:
+    by_page: dict[int, list[TextWord]] = {}
+    for word in words:
+        by_page.setdefault(word.page, []).append(word)
+    by_page = _drop_running_words(by_page, sizes)
+    lines = []
+    for page in sorted(by_page):
+        if by_page[page]:
+            lines.extend(_page_lines(by_page[page], sizes[page - 1]))
+    # A page of one-line references may have no line reaching the column's right edge, and a
+    # last page of one or two lines says nothing of its left edge: the same column on the
+    # other pages says where they are.
+    edges: dict[int, dict[int, tuple[float, float, int]]] = {}
+    for line in lines:
+        left, right, count = edges.setdefault(line.column, {}).get(line.page, (line.left, line.right, 0))
+        edges[line.column][line.page] = (left, right, count + 1)
+    usual = {}
+    for column, pages in edges.items():
+        telling = [e for e in pages.values() if e[2] >= 3] or list(pages.values())
+        usual[column] = (statistics.median(e[0] for e in telling), statistics.median(e[1] for e in telling))
+    for line in lines:
+        usual_left, usual_right = usual[line.column]
+        line.right = max(line.right, usual_right)
+        if edges[line.column][line.page][2] < 3:
+            line.left = usual_left
+    return lines
+
+
+def _page_lines(words: list[TextWord], size: PageSize) -> list[Line]:
+    """A page's lines, the left column before the right one, lines across both in their place."""
+    gutter = _find_gutter(words, size)
+    if gutter is None:
+        lines = _group_lines(words, 0)
+        _set_column_edges(lines)
+        return sorted(lines, key=lambda line: -line.bottom)
+    start, end = gutter
+    # The strip may hold a few short words (a right column's labels "[10]" start in it): a word
+    # is on the side it leaves the strip to, across when it leaves to both.
+    left, right, across = [], [], []
+    for w in words:
+        leaves_left, leaves_right = w.x0 < start, w.x1 > end
+        if leaves_left and leaves_right:
+            across.append(w)
+        elif leaves_left or (not leaves_right and w.x0 + w.x1 < start + end):
+            left.append(w)
+        else:
+            right.append(w)
+    # A word running over the gutter with right-column text beside it is an overfull line of the
+    # left column (a long URL), not a line across the page.
+    overfull = [w for w in across if any(abs(r.bottom - w.bottom) < 0.4 * w.size and r.x0 > w.x1 for r in right)]
+    left += overfull
+    across = [w for w in across if w not in overfull]
+    # A baseline that has a word across the gutter is one line across the page (a title, a header).
+    spanning = _group_lines(across, -1)
+    taken = set()
+    for line in spanning:
+        for w in left + right:
+            if abs(w.bottom - line.bottom) < 0.4 * max(line.size, 1.0):
+                taken.add(id(w))
+    if taken:
+        spanning = _group_lines(across + [w for w in left + right if id(w) in taken], -1)
+    columns = [_group_lines([w for w in part if id(w) not in taken], column)
+               for column, part in ((0, left), (1, right))]
+    _set_column_edges(columns[0], right_limit=start)
+    _set_column_edges(columns[1])
+    _set_column_edges(spanning)
+    ordered, above = [], float("inf")
+    for separator in sorted(spanning, key=lambda line: -line.bottom) + [None]:
+        below = separator.bottom if separator else float("-inf")
+        for column in columns:
+            ordered.extend(sorted((ln for ln in column if below < ln.bottom < above), key=lambda ln: -ln.bottom))
+        if separator:
+            ordered.append(separator)
+            above = separator.bottom
+    return ordered
+
+
+def _find_gutter(words: list[TextWord], size: PageSize) -> tuple[float, float] | None:
+    """The widest empty vertical strip near the page's middle with text on both sides, or None."""
+    width = int(size.width) + 1
+    coverage = [0] * (width + 1)
+    for word in words:
+        for x in range(max(int(word.x0), 0), min(int(word.x1) + 1, width)):
+            coverage[x] += 1
+    baselines = len({round(w.bottom) for w in words})
+    # Titles and headers cross the gutter; a column of running text covers it on most lines.
+    allowed = baselines // 20
+    runs = _runs(coverage, int(size.width * 0.3), int(size.width * 0.7), lambda c: c <= allowed)
+    if not runs:
+        return None
+    best = max(runs, key=lambda run: run[1] - run[0])
+    # A right column of a line or two (a last page) lets the strip run on into it: its emptiest
+    # part is the gutter.
+    lowest = min(coverage[best[0]:best[1] + 1])
+    emptiest = max(_runs(coverage, best[0], best[1], lambda c: c == lowest), key=lambda run: run[1] - run[0])
+    # Spaces of justified lines can line up over a few lines by chance; a gutter is wider than
+    # a word space (an em or so, 10 points at least in LaTeX's classes).
+    needed = max(6.0, 0.9 * statistics.median(w.size for w in words))
+    if emptiest[1] - emptiest[0] + 1 >= needed:
+        best = emptiest
+    if best[1] - best[0] + 1 < needed:
+        return None
+    middle = (best[0] + best[1]) / 2
+    # A last page may hold a line or two in its right column: the strip's emptiness and width
+    # have said enough.
+    left = {round(w.bottom) for w in words if w.x1 <= middle}
+    right = {round(w.bottom) for w in words if w.x0 >= middle}
+    if not left or not right or len(left) + len(right) < 4:
+        return None
+    return float(best[0]), float(best[1] + 1)
+
+
+def _runs(values: list[int], start: int, end: int, keep) -> list[tuple[int, int]]:
+    """The runs (first, last) of positions start..end whose value keep() accepts."""
+    runs, first = [], None
+    for x in range(start, end + 1):
+        if keep(values[x]):
+            first = x if first is None else first
+        elif first is not None:
+            runs.append((first, x - 1))
+            first = None
+    if first is not None:
+        runs.append((first, end))
+    return runs
+
+
+def _group_lines(words: list[TextWord], column: int, *, keep_words: bool = False) -> list:
+    """Words on one baseline joined into a line, left to right, top line first."""
+    rows, current = [], []
+    for word in sorted(words, key=lambda w: (-w.bottom, w.x0)):
+        if current and abs(word.bottom - current[0].bottom) > 0.4 * max(current[0].size, 1.0):
+            rows.append(current)
+            current = []
+        current.append(word)
+    if current:
+        rows.append(current)
+    return rows if keep_words else [_line_of(row, column) for row in rows]
+
+
+def _line_of(words: list[TextWord], column: int) -> Line:
+    words = sorted(words, key=lambda w: w.x0)
+    parts = [words[0].text]
+    for previous, word in zip(words, words[1:]):
+        # Pieces of one word drawn apart (a font change inside it) touch; words leave a gap, if
+        # only a small one where a letter's box overhangs ("words for" in a tight line).
+        parts.append(("" if word.x0 - previous.x1 < 0.05 * word.size else " ") + word.text)
+    sizes = sorted(w.size for w in words)
+    return Line(page=words[0].page, column=column, x0=words[0].x0, x1=max(w.x1 for w in words),
+                 bottom=statistics.median(w.bottom for w in words), size=sizes[len(sizes) // 2],
+                 bold=all(w.bold for w in words), text="".join(parts))
+
+
+def _set_column_edges(lines: list[Line], right_limit: float = float("inf")):
+    """The column's edges: where its lines of the usual size start and end at the outermost (a
+    title line in larger type that strays into the gutter does not move them), short of the gutter."""
+    if not lines:
+        return
+    usual = statistics.median(ln.size for ln in lines)
+    text = [ln for ln in lines if ln.size <= 1.15 * usual]
+    left = min(ln.x0 for ln in text)
+    right = min(max(ln.x1 for ln in text), right_limit)
+    for line in lines:
+        line.left, line.right = left, right
+
+
+_BARE_PAGE_NUMBER = re.compile(r"^(?:page\s*)?[-–—\s]*\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?[-–—\s]*$", re.IGNORECASE)
+
+
+def _drop_running_words(by_page: dict[int, list[TextWord]], sizes: list[PageSize]) -> dict[int, list[TextWord]]:
+    """Pages without running headers, footers and page numbers.
+
+    Looked at before columns are found, as rows across the whole page: a header over both columns
+    would otherwise be cut in two at the gutter. Only the two top-most and two bottom-most rows of
+    a page inside its outer tenth are candidates: there a row whose text (digits aside) recurs at
+    the same height on a quarter of the pages (at least two) is a header or footer, and a bare
+    number is a page number.
+    """
+    candidates, apart, text_top, text_bottom = [], {}, {}, {}
+    for page, words in by_page.items():
+        height = sizes[page - 1].height
+        rows = _group_lines(words, -1, keep_words=True)
+        for row in rows[:2] + rows[-2:]:
+            if row[0].bottom > 0.9 * height or row[0].bottom < 0.1 * height:
+                candidates.append((page, row))
+        # A header on one page only (or a footer on the first) cannot repeat. It stands apart
+        # from the text by more than two lines, and above (below) where other pages' text
+        # begins (ends); the last line of a reference list followed by a gap does not.
+        text_top[page], text_bottom[page] = rows[0][0].bottom, rows[-1][0].bottom
+        for outer, inner, end in ((rows[0], rows[1:2], "top"), (rows[-1], rows[-2:-1], "bottom")):
+            in_band = outer[0].bottom > 0.9 * height or outer[0].bottom < 0.1 * height
+            size = max(w.size for w in outer)
+            if in_band and inner and abs(outer[0].bottom - inner[0][0].bottom) > 2.5 * size:
+                apart[id(outer[0])] = (page, end, size)
+                (text_top if end == "top" else text_bottom)[page] = inner[0][0].bottom
+
+    def header_alone(row) -> bool:
+        if id(row[0]) not in apart:
+            return False
+        page, end, size = apart[id(row[0])]
+        others = (text_top if end == "top" else text_bottom)
+        y = row[0].bottom
+        return any(y > v + size if end == "top" else y < v - size for p, v in others.items() if p != page)
+
+    def key(row) -> tuple[int, str]:
+        return round(row[0].bottom / 3), re.sub(r"\d+", "#", _line_of(row, -1).text.lower())
+
+    pages_with: dict[tuple, set[int]] = {}
+    for page, row in candidates:
+        pages_with.setdefault(key(row), set()).add(page)
+    repeated = max(2, len(sizes) // 4)
+    dropped = set()
+    for page, row in candidates:
+        if len(pages_with[key(row)]) >= repeated or header_alone(row) \
+                or _BARE_PAGE_NUMBER.match(_line_of(row, -1).text):
+            dropped.update(id(w) for w in row)
+    return {page: [w for w in words if id(w) not in dropped] for page, words in by_page.items()}
