@@ -87,7 +87,7 @@ def _page_words(page: int, textpage, raw, box) -> list[TextWord]:
         run.clear()
 
     previous = None
-    for i, ch in enumerate(text[:count]):
+    for i, ch in _indexed(text, count):
         if ch.isspace():
             if run:
                 flush()
@@ -111,3 +111,18 @@ def _page_words(page: int, textpage, raw, box) -> list[TextWord]:
     if run:
         flush()
     return words
+
+
+def _indexed(text: str, count: int):
+    """(PDFium's index, character) for each character of the page's text.
+
+    PDFium counts a character outside the Basic Multilingual Plane (math italic 𝐴, 𝛽) as two,
+    one for each UTF-16 surrogate, both with the character's box; the Python string holds it
+    once. Counting one index a character would give every later character its neighbour's box.
+    """
+    i = 0
+    for ch in text:
+        if i >= count:
+            return
+        yield i, ch
+        i += 2 if ord(ch) > 0xFFFF else 1
