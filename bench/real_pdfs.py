@@ -186,6 +186,7 @@ def main():
     parser.add_argument("--only", action="append", help="only this slug (repeatable)")
     parser.add_argument("--no-refextract", action="store_true")
     parser.add_argument("--details", action="store_true", help="print the unmatched entries")
+    parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc pass")
     args = parser.parse_args()
 
     papers = sorted(p for p in args.real.iterdir() if (p / "paper.pdf").exists() and (p / "paper.bbl").exists())
@@ -194,7 +195,7 @@ def main():
     if not papers:
         sys.exit(f"no papers under {args.real}: see bench/real_pdfs/SOURCE.md to rebuild the set")
     pith_strings((papers[0] / "paper.pdf").read_bytes())                 # warm up (imports)
-    runs = {"pith": run(papers, lambda folder, data: pith_strings(data))}
+    runs = {"pith": run(papers, lambda folder, data: pith_strings(data), memory=not args.no_memory)}
     if args.no_refextract:
         pass
     elif shutil.which("pdftotext") is None:

@@ -76,3 +76,56 @@ def test_a_list_after_astral_characters_is_read():
     result = extract_references(hand_pdf(body + refs, astral="\U0001D6FD"))
     assert [r.raw_text for r in result.references] == [
         f"A. Author{i}, A title about \U0001D6FD number {i}, J. Phys. {i} (2020)." for i in range(6)]
+
+
+def _width(text: str, size: float = 10) -> float:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return stringWidth(text, "Helvetica", size)
+
+
+BODY_LINES = [f"Sentence {i} of the body says what the study found and why it matters to the field."
+              for i in range(10)]
+LIST = [f"A. Author{i}, B. Writer, and C. Scribe, A study of case {i}, Phys. Rev. Lett. {100 + i}, {i}01 (2019)."
+        for i in range(1, 7)]
+
+
+def _page(lines: list[str], numbers: str | None = None, first: int = 41) -> list[tuple[float, float, str]]:
+    """Lines down a page from x=72; with numbers 'left' or 'right', each line numbered in that margin."""
+    placed = []
+    for row, text in enumerate(lines):
+        y = 740 - 14 * row
+        placed.append((72, y, text))
+        if numbers:
+            number = str(first + row)
+            x = 62 - _width(number) if numbers == "left" else 560
+            placed.append((x, y, number))
+    return placed
+
+
+# --- line numbers of review copies -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_line_numbers_in_a_margin_are_not_read_as_text(side):
+    lines = BODY_LINES + ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    result = extract_references(hand_pdf(_page(lines, side), size=8))
+    assert result.heading == "References"
+    assert [r.raw_text for r in result.references] == LIST
+
+
+# --- lists without a heading -----------------------------------------------------------------------
+
+
+def test_a_numbered_list_without_a_heading_after_the_text_is_the_reference_list():
+    # Physical Review Letters prints its references (and notes) after the text with no heading.
+    lines = BODY_LINES + ["* Corresponding author: someone@example.org"] + [
+        f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    result = extract_references(hand_pdf(_page(lines), size=8))
+    assert result.heading is None
+    assert [r.raw_text for r in result.references] == LIST
+
+
+def test_without_a_heading_or_a_numbered_list_the_refusal_says_both():
+    with pytest.raises(PdfRefused, match="no heading such as 'References'.*no list numbered"):
+        extract_references(hand_pdf(_page(BODY_LINES), size=8))

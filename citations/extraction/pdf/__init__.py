@@ -24,13 +24,15 @@ def references_from_words(words: list[TextWord], sizes: list[PageSize]) -> PdfRe
     """The reference list found in the words of a document (any text library can supply them)."""
     lines = reading_order(words, sizes)
     heading, region = reference_region(lines)
-    if heading is None:
-        raise PdfRefused("no reference section found: no heading such as 'References' or 'Bibliography'")
+    if heading is None and not region:
+        raise PdfRefused("no reference section found: no heading such as 'References' or 'Bibliography', "
+                         "and no list numbered [1], [2], ... or 1., 2., ...")
     references = [
         PdfReference(index, text, page)
         for index, text, page in split_references(region, Vocabulary.of([ln.text for ln in lines]))
         if text
     ]
     if not references:
-        raise PdfRefused(f"the heading '{heading}' is followed by no references")
+        raise PdfRefused(f"the heading '{heading}' is followed by no references" if heading
+                         else "the numbered list found holds no references")
     return PdfReferences(references=references, pages=len(sizes), heading=heading)

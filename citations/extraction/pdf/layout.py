@@ -1,15 +1,16 @@
 """A page's words as lines in reading order: columns found, running headers and footers dropped."""
-import re
 import statistics
 
+from citations.extraction.pdf.margins import drop_line_numbers, drop_running_words
 from citations.extraction.pdf.model import Line, PageSize, TextWord
+from citations.extraction.pdf.rows import group_lines as _group_lines
 
 
 def reading_order(words: list[TextWord], sizes: list[PageSize]) -> list[Line]:
     by_page: dict[int, list[TextWord]] = {}
     for word in words:
         by_page.setdefault(word.page, []).append(word)
-    by_page = _drop_running_words(by_page, sizes)
+    by_page = drop_line_numbers(drop_running_words(by_page, sizes))
     lines = []
     for page in sorted(by_page):
         if by_page[page]:
@@ -131,31 +132,6 @@ def _runs(values: list[int], start: int, end: int, keep) -> list[tuple[int, int]
     return runs
 
 
-def _group_lines(words: list[TextWord], column: int, *, keep_words: bool = False) -> list:
-    """Words on one baseline joined into a line, left to right, top line first."""
-    rows, current = [], []
-    for word in sorted(words, key=lambda w: (-w.bottom, w.x0)):
-        if current and abs(word.bottom - current[0].bottom) > 0.4 * max(current[0].size, 1.0):
-            rows.append(current)
-            current = []
-        current.append(word)
-    if current:
-        rows.append(current)
-    return rows if keep_words else [_line_of(row, column) for row in rows]
-
-
-def _line_of(words: list[TextWord], column: int) -> Line:
-    words = sorted(words, key=lambda w: w.x0)
-    parts = [words[0].text]
-    for previous, word in zip(words, words[1:]):
-        # Pieces of one word drawn apart (a font change inside it) touch; words leave a gap, if
-        # only a small one where a letter's box overhangs ("words for" in a tight line).
-        parts.append(("" if word.x0 - previous.x1 < 0.05 * word.size else " ") + word.text)
-    sizes = sorted(w.size for w in words)
-    return Line(page=words[0].page, column=column, x0=words[0].x0, x1=max(w.x1 for w in words),
-                 bottom=statistics.median(w.bottom for w in words), size=sizes[len(sizes) // 2],
-                 bold=all(w.bold for w in words), text="".join(parts))
-
 
 def _set_column_edges(lines: list[Line], right_limit: float = float("inf")):
     """The column's edges: where its lines of the usual size start and end at the outermost (a
@@ -168,56 +144,3 @@ def _set_column_edges(lines: list[Line], right_limit: float = float("inf")):
     right = min(max(ln.x1 for ln in text), right_limit)
     for line in lines:
         line.left, line.right = left, right
-
-
-_BARE_PAGE_NUMBER = re.compile(r"^(?:page\s*)?[-–—\s]*\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?[-–—\s]*$", re.IGNORECASE)
-
-
-def _drop_running_words(by_page: dict[int, list[TextWord]], sizes: list[PageSize]) -> dict[int, list[TextWord]]:
-    """Pages without running headers, footers and page numbers.
-
-    Looked at before columns are found, as rows across the whole page: a header over both columns
-    would otherwise be cut in two at the gutter. Only the two top-most and two bottom-most rows of
-    a page inside its outer tenth are candidates: there a row whose text (digits aside) recurs at
-    the same height on a quarter of the pages (at least two) is a header or footer, and a bare
-    number is a page number.
-    """
-    candidates, apart, text_top, text_bottom = [], {}, {}, {}
-    for page, words in by_page.items():
-        height = sizes[page - 1].height
-        rows = _group_lines(words, -1, keep_words=True)
-        for row in rows[:2] + rows[-2:]:
-            if row[0].bottom > 0.9 * height or row[0].bottom < 0.1 * height:
-                candidates.append((page, row))
-        # A header on one page only (or a footer on the first) cannot repeat. It stands apart
-        # from the text by more than two lines, and above (below) where other pages' text
-        # begins (ends); the last line of a reference list followed by a gap does not.
-        text_top[page], text_bottom[page] = rows[0][0].bottom, rows[-1][0].bottom
-        for outer, inner, end in ((rows[0], rows[1:2], "top"), (rows[-1], rows[-2:-1], "bottom")):
-            in_band = outer[0].bottom > 0.9 * height or outer[0].bottom < 0.1 * height
-            size = max(w.size for w in outer)
-            if in_band and inner and abs(outer[0].bottom - inner[0][0].bottom) > 2.5 * size:
-                apart[id(outer[0])] = (page, end, size)
-                (text_top if end == "top" else text_bottom)[page] = inner[0][0].bottom
-
-    def header_alone(row) -> bool:
-        if id(row[0]) not in apart:
-            return False
-        page, end, size = apart[id(row[0])]
-        others = (text_top if end == "top" else text_bottom)
-        y = row[0].bottom
-        return any(y > v + size if end == "top" else y < v - size for p, v in others.items() if p != page)
-
-    def key(row) -> tuple[int, str]:
-        return round(row[0].bottom / 3), re.sub(r"\d+", "#", _line_of(row, -1).text.lower())
-
-    pages_with: dict[tuple, set[int]] = {}
-    for page, row in candidates:
-        pages_with.setdefault(key(row), set()).add(page)
-    repeated = max(2, len(sizes) // 4)
-    dropped = set()
-    for page, row in candidates:
-        if len(pages_with[key(row)]) >= repeated or header_alone(row) \
-                or _BARE_PAGE_NUMBER.match(_line_of(row, -1).text):
-            dropped.update(id(w) for w in row)
-    return {page: [w for w in words if id(w) not in dropped] for page, words in by_page.items()}

@@ -7,7 +7,7 @@ from citations.extraction.pdf.model import Line
 _SECTION_NAMES = (
     r"references|bibliography|literature|literature\s+cited|works\s+cited|literatur|literaturverzeichnis|"
     r"r[ée]f[ée]rences(?:\s+bibliographiques)?|referencias|bibliograf[íi]a|riferimenti(?:\s+bibliografici)?|"
-    r"список\s+литературы"
+    r"список\s+литературы|references\s+and\s+notes|notes\s+and\s+references|参考文献|参\s*考\s*文\s*献|引用文献"
 )
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,5}|[A-Z])\.?\s*)"
 _REFERENCES_HEADING = re.compile(rf"^{_NUMBERING}?(?:{_SECTION_NAMES})(?:\s+\d{{1,2}})?\s*[.:]?$", re.IGNORECASE)
@@ -26,19 +26,60 @@ def _is_references_heading(text: str) -> bool:
 
 
 def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
-    """The last references heading and the lines after it up to an appendix heading."""
+    """The last references heading and the lines after it up to an appendix heading.
+
+    Without a heading (a letter's numbered notes and references after the text, as in Physical
+    Review Letters), the last run of lines labelled [1], [2], ... (or 1., 2., ...) counting up
+    from 1 is the list; the heading returned is then None and the region not empty.
+    """
     start = next((i for i in range(len(lines) - 1, -1, -1) if _is_references_heading(lines[i].text)), None)
     if start is None:
-        return None, []
+        first = _unheaded_list_start(lines)
+        if first is None:
+            return None, []
+        return None, _until_appendix(lines[first:])
     region = lines[start + 1:]
     if not region:
         return lines[start].text.strip(), []
+    return " ".join(lines[start].text.split()), _until_appendix(region)
+
+
+def _until_appendix(region: list[Line]) -> list[Line]:
     usual = statistics.median(ln.size for ln in region)
     for i, line in enumerate(region):
         text = line.text.strip()
         # A line "A  Proof of ..." may as well begin a reference ("A. Smith"): a heading stands out.
         stands_out = line.bold or line.size > 1.1 * usual
         if _APPENDIX_WORD.match(text) or (stands_out and _APPENDIX_HEADING.match(text)):
-            region = region[:i]
-            break
-    return " ".join(lines[start].text.split()), region
+            return region[:i]
+    return region
+
+
+_FIRST_LABEL = re.compile(r"^\s*(?:\[1\]|1\.(?=\s))\s*\S")
+_ANY_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s))")
+
+
+def _unheaded_list_start(lines: list[Line]) -> int | None:
+    """Where the last list labelled 1, 2, 3, ... (at least 3, at one left edge) starts, or None."""
+    for i in range(len(lines) - 1, -1, -1):
+        if not _FIRST_LABEL.match(lines[i].text):
+            continue
+        bracketed = lines[i].text.lstrip().startswith("[")
+        expected, found = 2, 1
+        for line in lines[i + 1:]:
+            match = _ANY_LABEL.match(line.text)
+            if match and bool(match.group(1)) == bracketed and int(match.group(1) or match.group(2)) == expected \
+                    and abs(line.x0 - lines[i].x0) < 3 * line.size:
+                expected += 1
+                found += 1
+        # "1." also numbers a list in the text: the list must be longer and in the latter half.
+        if found >= 3 if bracketed else (found >= 5 and i > len(lines) // 2):
+            # Under another section's heading ("Further reading", "Data availability") a numbered
+            # list is that section's.
+            return None if i and _is_heading(lines[i - 1], lines[i]) else i
+    return None
+
+
+def _is_heading(line: Line, following: Line) -> bool:
+    text = line.text.strip()
+    return len(text) < 60 and not text.endswith((".", ",")) and (line.bold or line.size > 1.1 * following.size)
