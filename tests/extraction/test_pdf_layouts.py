@@ -12,8 +12,8 @@ import pytest
 from citations.extraction.pdf_references import PdfRefused, extract_references, read_words
 
 
-def hand_pdf(lines: list[tuple[float, float, str]], *, size: float = 10, astral: str = "") -> bytes:
-    """A one-page PDF of Helvetica text lines (x, y, text) written object by object.
+def hand_pdf(lines: list[tuple], *, size: float = 10, astral: str = "") -> bytes:
+    """A one-page PDF of Helvetica text lines (x, y, text) or (x, y, text, size), object by object.
 
     With astral set, the byte '@' is shown as Helvetica's '@' but its ToUnicode mapping says it is
     that character (outside the Basic Multilingual Plane, like a math italic from a TeX font).
@@ -21,7 +21,8 @@ def hand_pdf(lines: list[tuple[float, float, str]], *, size: float = 10, astral:
     def escape(text: str) -> str:
         return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
-    content = "".join(f"BT /F1 {size} Tf {x:.2f} {y:.2f} Td ({escape(text)}) Tj ET\n" for x, y, text in lines)
+    content = "".join(f"BT /F1 {rest[0] if rest else size} Tf {x:.2f} {y:.2f} Td ({escape(text)}) Tj ET\n"
+                      for x, y, text, *rest in lines)
     objects = [
         "<< /Type /Catalog /Pages 2 0 R >>",
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -129,3 +130,37 @@ def test_a_numbered_list_without_a_heading_after_the_text_is_the_reference_list(
 def test_without_a_heading_or_a_numbered_list_the_refusal_says_both():
     with pytest.raises(PdfRefused, match="no heading such as 'References'.*no list numbered"):
         extract_references(hand_pdf(_page(BODY_LINES), size=8))
+
+
+# --- the list's end: captions and tables after it --------------------------------------------------
+
+
+def test_captions_and_a_table_after_the_list_are_not_references():
+    lines = BODY_LINES + ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    placed = _page(lines)
+    y = placed[-1][1] - 40
+    placed += [(72, y, "Fig 6. Running time."), (72, y - 12, "Box plots of running time per variant of each method,"),
+               (72, y - 24, "over 1000 simulations on a workstation."),
+               (72, y - 60, "Model     Accuracy     Time"), (72, y - 72, "Ours      0.93         12 s"),
+               (72, y - 84, "Theirs    0.88         40 s")]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == LIST
+
+
+def test_a_caption_among_the_references_is_left_out():
+    lines = ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST[:3], start=1)] + [
+        "Table 2: Results of the second run, averaged over five seeds.", ""] + [
+        f"[{i}] {text}" for i, text in enumerate(LIST[3:], start=4)]
+    result = extract_references(hand_pdf(_page(BODY_LINES + lines), size=8))
+    assert [r.raw_text for r in result.references] == LIST
+
+
+def test_an_appendix_heading_a_little_larger_than_the_list_ends_it():
+    # \subsection in 12 pt over a list in 10.95 pt: 1.096 times as large.
+    lines = ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    placed = _page(BODY_LINES + lines)
+    y = placed[-1][1] - 30
+    placed += [(72, y, "A Trading Algorithms", 8.77)] + [
+        (72, y - 14 * (k + 1), f"{k + 1}. This section describes the algorithms evaluated in this study.") for k in range(6)]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == LIST

@@ -66,7 +66,30 @@ def _split_by_labels(region: list[Line]) -> list[tuple[int, list[Line]]] | None:
         lines = list(region[start:following[0]])
         lines[0] = dataclasses.replace(lines[0], text=_LABEL.sub("", lines[0].text, count=1))
         groups.append((number, lines))
+    number, last = groups[-1]
+    groups[-1] = (number, _last_entry(last, _leading(region)))
     return groups
+
+
+def _leading(region: list[Line]) -> float:
+    """The usual distance between the baselines of two lines of the list."""
+    gaps = sorted(a.bottom - b.bottom for a, b in zip(region, region[1:])
+                  if a.page == b.page and a.column == b.column and a.bottom > b.bottom)
+    return gaps[len(gaps) // 4] if gaps else 12.0
+
+
+def _last_entry(lines: list[Line], leading: float) -> list[Line]:
+    """The last labelled reference without what follows the list: it ends at a wide gap, or
+    where it would go on past the next page or column."""
+    kept = lines[:1]
+    for previous, line in zip(lines, lines[1:]):
+        if previous.page == line.page and previous.column == line.column:
+            if previous.bottom - line.bottom > 2.2 * leading or line.bottom > previous.bottom:
+                break
+        elif len(kept) > 1 and line.page != previous.page:
+            break                 # a reference runs on over one page or column break, not two
+        kept.append(line)
+    return kept
 
 
 def _split_by_indent(region: list[Line]) -> list[list[Line]] | None:

@@ -32,7 +32,8 @@ def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
     Review Letters), the last run of lines labelled [1], [2], ... (or 1., 2., ...) counting up
     from 1 is the list; the heading returned is then None and the region not empty.
     """
-    start = next((i for i in range(len(lines) - 1, -1, -1) if _is_references_heading(lines[i].text)), None)
+    start = next((i for i in range(len(lines) - 1, -1, -1)
+                  if _is_references_heading(lines[i].text) and not _in_contents(lines, i)), None)
     if start is None:
         first = _unheaded_list_start(lines)
         if first is None:
@@ -44,12 +45,26 @@ def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
     return " ".join(lines[start].text.split()), _until_appendix(region)
 
 
+_PAGE_AT_END = re.compile(r"\s\d{1,4}$")
+
+
+def _in_contents(lines: list[Line], i: int) -> bool:
+    """Whether "References 6" is an entry of a table of contents: its neighbours end with pages."""
+    if not _PAGE_AT_END.search(lines[i].text.rstrip()):
+        return False
+    return sum(1 for j in (i - 2, i - 1, i + 1, i + 2)
+               if 0 <= j < len(lines) and _PAGE_AT_END.search(lines[j].text.rstrip())) >= 2
+
+
 def _until_appendix(region: list[Line]) -> list[Line]:
+    region = _without_captions(region)
+    if not region:
+        return region
     usual = statistics.median(ln.size for ln in region)
     for i, line in enumerate(region):
         text = line.text.strip()
         # A line "A  Proof of ..." may as well begin a reference ("A. Smith"): a heading stands out.
-        stands_out = line.bold or line.size > 1.1 * usual
+        stands_out = line.bold or line.size > 1.05 * usual
         if _APPENDIX_WORD.match(text) or (stands_out and _APPENDIX_HEADING.match(text)):
             return region[:i]
     return region
@@ -83,3 +98,27 @@ def _unheaded_list_start(lines: list[Line]) -> int | None:
 def _is_heading(line: Line, following: Line) -> bool:
     text = line.text.strip()
     return len(text) < 60 and not text.endswith((".", ",")) and (line.bold or line.size > 1.1 * following.size)
+
+
+# "Figure 3.", "Fig 6.", "Table 2:", "S1 Fig.", "Supplementary Table 4", "TABLE II".
+_CAPTION = re.compile(r"^(?:S\d+\s+|supplementary\s+)?(?:fig(?:ure)?|table|tab)\.?\s*(?:S?\d+|[IVX]+)\b\s*[.:|]?", re.IGNORECASE)
+_LABELLED = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}\.\s)")
+
+
+def _without_captions(region: list[Line]) -> list[Line]:
+    """The region without the captions of floats set among or after the references: a caption
+    line and the lines that follow it closely, up to a gap or a labelled reference."""
+    kept, in_caption, previous = [], False, None
+    for line in region:
+        text = line.text.strip()
+        if _CAPTION.match(text) and not _LABELLED.match(text):
+            in_caption = True
+        elif in_caption:
+            close = previous is not None and previous.page == line.page and previous.column == line.column \
+                and 0 < previous.bottom - line.bottom < 1.6 * max(line.size, previous.size)
+            if not close or _LABELLED.match(text):
+                in_caption = False
+        if not in_caption:
+            kept.append(line)
+        previous = line
+    return kept
