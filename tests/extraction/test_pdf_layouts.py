@@ -164,3 +164,42 @@ def test_an_appendix_heading_a_little_larger_than_the_list_ends_it():
         (72, y - 14 * (k + 1), f"{k + 1}. This section describes the algorithms evaluated in this study.") for k in range(6)]
     result = extract_references(hand_pdf(placed, size=8))
     assert [r.raw_text for r in result.references] == LIST
+
+
+# --- columns found per region of the page ----------------------------------------------------------
+
+SHORT = [f"A. Author{i}, Short title {i}, Phys. Rev. {i} (2019)." for i in range(1, 9)]
+
+
+def _two_columns(left: list[str], right: list[str], top: float) -> list[tuple[float, float, str]]:
+    placed = [(72, top - 11 * k, text) for k, text in enumerate(left)]
+    placed += [(320, top - 11 * k, text) for k, text in enumerate(right)]
+    return placed
+
+
+def test_a_float_across_both_columns_does_not_hide_the_gutter():
+    across = [(72, 740 - 11 * k, f"Table 1: row {k} of a wide table that runs across the whole page, "
+                                 f"from the left margin to the right margin, value {k}") for k in range(8)]
+    body = [f"Body line {k} of the left column text goes on here." for k in range(10)]
+    left = body + ["References"] + [f"[{i}] {SHORT[i - 1]}" for i in range(1, 5)]
+    right = [f"[{i}] {SHORT[i - 1]}" for i in range(5, 9)] + [f"After the list, line {k}." for k in range(0)]
+    result = extract_references(hand_pdf(across + _two_columns(left, right, 640), size=7))
+    assert [r.raw_text for r in result.references] == SHORT
+
+
+def test_a_one_column_page_with_a_formula_gap_is_not_cut_in_two():
+    # Display formulas and short lines leave the middle empty on a few rows of a one-column page.
+    placed = []
+    y = 740
+    for k in range(6):
+        placed.append((72, y, f"Line {k} of the running text of this one-column page goes on across it all."))
+        y -= 12
+        if k % 2:
+            placed += [(120, y, "E(x) = a + b"), (420, y, "(3)")]
+            y -= 12
+    placed.append((72, y, "References"))
+    for i, text in enumerate(LIST, start=1):
+        y -= 12
+        placed.append((72, y, f"[{i}] {text}"))
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == LIST

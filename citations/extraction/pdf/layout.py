@@ -1,6 +1,7 @@
 """A page's words as lines in reading order: columns found, running headers and footers dropped."""
 import statistics
 
+from citations.extraction.pdf.bands import split_bands
 from citations.extraction.pdf.margins import drop_line_numbers, drop_running_words
 from citations.extraction.pdf.model import Line, PageSize, TextWord
 from citations.extraction.pdf.rows import group_lines as _group_lines
@@ -35,12 +36,31 @@ def reading_order(words: list[TextWord], sizes: list[PageSize]) -> list[Line]:
 
 
 def _page_lines(words: list[TextWord], size: PageSize) -> list[Line]:
-    """A page's lines, the left column before the right one, lines across both in their place."""
+    """A page's lines, the left column before the right one, lines across both in their place.
+
+    The gutter is looked for on the whole page first; when a figure, table or passage across
+    both columns covers it, the page is cut into bands (regions one above the other, each with
+    its own columns or none) and each band is read in turn.
+    """
     gutter = _find_gutter(words, size)
-    if gutter is None:
-        lines = _group_lines(words, 0)
-        _set_column_edges(lines)
-        return sorted(lines, key=lambda line: -line.bottom)
+    if gutter is not None:
+        return _columns_lines(words, gutter)
+    bands = split_bands(words, size)
+    if len(bands) == 1 and bands[0][1] is None:
+        return _one_column(words)
+    lines = []
+    for band, band_gutter in bands:
+        lines.extend(_columns_lines(band, band_gutter) if band_gutter else _one_column(band))
+    return lines
+
+
+def _one_column(words: list[TextWord]) -> list[Line]:
+    lines = _group_lines(words, 0)
+    _set_column_edges(lines)
+    return sorted(lines, key=lambda line: -line.bottom)
+
+
+def _columns_lines(words: list[TextWord], gutter: tuple[float, float]) -> list[Line]:
     start, end = gutter
     # The strip may hold a few short words (a right column's labels "[10]" start in it): a word
     # is on the side it leaves the strip to, across when it leaves to both.
@@ -114,6 +134,15 @@ def _find_gutter(words: list[TextWord], size: PageSize) -> tuple[float, float] |
     left = {round(w.bottom) for w in words if w.x1 <= middle}
     right = {round(w.bottom) for w in words if w.x0 >= middle}
     if not left or not right or len(left) + len(right) < 4:
+        return None
+    # Each side holds lines of text a fifth of the page wide, not only equation numbers, a
+    # figure's labels or a table's last column beside one column of text.
+    wide = [0, 0]
+    for row in _group_lines(words, -1, keep_words=True):
+        for side, part in enumerate(([w for w in row if w.x1 <= middle], [w for w in row if w.x0 >= middle])):
+            if part and max(w.x1 for w in part) - min(w.x0 for w in part) > 0.2 * size.width:
+                wide[side] += 1
+    if wide[0] < 1 or wide[1] < 1 or wide[0] + wide[1] < 3:
         return None
     return float(best[0]), float(best[1] + 1)
 
