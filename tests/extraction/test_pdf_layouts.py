@@ -203,3 +203,15 @@ def test_a_one_column_page_with_a_formula_gap_is_not_cut_in_two():
         placed.append((72, y, f"[{i}] {text}"))
     result = extract_references(hand_pdf(placed, size=8))
     assert [r.raw_text for r in result.references] == LIST
+
+
+def test_a_table_after_an_author_year_list_is_not_read_as_references():
+    authors = [f"Author{i}, A., and Writer, B. 2019. A study of case {i}. Journal of Things {i}: {i}1-{i}9."
+               for i in range(1, 6)]
+    placed = _page(BODY_LINES + ["References"] + authors)
+    y = placed[-1][1] - 40
+    for k, cells in enumerate([("Characteristic", "Mean", "Median"), ("Age (yrs)", "30.2", "29"),
+                               ("Body mass", "26.6", "25"), ("Parity", "0.4", "0"), ("Cycle day", "9.2", "10")]):
+        placed += [(120 + 130 * c, y - 16 * k, cell) for c, cell in enumerate(cells)]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == authors

@@ -24,6 +24,9 @@ def drop_running_words(by_page: dict[int, list[TextWord]], sizes: list[PageSize]
         for row in rows[:2] + rows[-2:]:
             if row[0].bottom > 0.9 * height or row[0].bottom < 0.1 * height:
                 candidates.append((page, row))
+            elif (row[0].bottom > 0.86 * height or row[0].bottom < 0.14 * height) \
+                    and _BARE_PAGE_NUMBER.match(line_of(row, -1).text):
+                candidates.append((page, row))      # a page number a little further in
         # A header on one page only (or a footer on the first) cannot repeat. It stands apart
         # from the text by more than two lines, and above (below) where other pages' text
         # begins (ends); the last line of a reference list followed by a gap does not.
@@ -91,12 +94,16 @@ def _counting_column(numbered: list, edge, rows: int) -> list[TextWord]:
     key = next((k for k, v in by_edge.items() if v is best), None)
     if key is not None:
         best = [w for k in (key - 1, key, key + 1) for w in by_edge.get(k, [])]
-    if len(best) < 5 or len(best) < 0.3 * rows:
+    if len(best) < 4:
         return []
     best.sort(key=lambda w: -w.bottom)
     values = [int(w.text) for w in best]
     steps = [b - a for a, b in zip(values, values[1:])]
-    # Display math and figures have no numbers beside them: a step may skip, never go back.
-    if sum(1 for s in steps if s == 1) < 0.6 * len(steps) or sum(1 for s in steps if s <= 0) > 0.1 * len(steps):
+    # Every line numbered, or every fifth (lineno's modulo); display math and figures have no
+    # numbers beside them: a step may skip, never go back.
+    step = min((1, 5, 10), key=lambda k: -sum(1 for s in steps if s == k))
+    if sum(1 for s in steps if s == step) < 0.6 * len(steps) or sum(1 for s in steps if s <= 0) > 0.1 * len(steps):
+        return []
+    if len(best) < 0.3 * rows / step:
         return []
     return best

@@ -51,3 +51,4 @@ class Line:
     text: str
     left: float = 0.0        # the column's left edge and right edge on this page
     right: float = 0.0
+    wide_gaps: int = 0       # gaps of two ems or more between its words (a table's cells)

@@ -1,4 +1,5 @@
 """Words on one baseline joined into a line (used by layout and margins)."""
+import re
 import statistics
 
 from citations.extraction.pdf.model import Line, TextWord
@@ -25,6 +26,13 @@ def line_of(words: list[TextWord], column: int) -> Line:
         # only a small one where a letter's box overhangs ("words for" in a tight line).
         parts.append(("" if word.x0 - previous.x1 < 0.05 * word.size else " ") + word.text)
     sizes = sorted(w.size for w in words)
+    size = sizes[len(sizes) // 2]
+    # Gaps of two ems and more between words part a table's cells (not the one after a label).
+    cells = sum(1 for i, (previous, word) in enumerate(zip(words, words[1:]))
+                if word.x0 - previous.x1 > 2 * size and not (i == 0 and _LABEL.match(previous.text)))
     return Line(page=words[0].page, column=column, x0=words[0].x0, x1=max(w.x1 for w in words),
-                 bottom=statistics.median(w.bottom for w in words), size=sizes[len(sizes) // 2],
-                 bold=all(w.bold for w in words), text="".join(parts))
+                bottom=statistics.median(w.bottom for w in words), size=size,
+                bold=all(w.bold for w in words), text="".join(parts), wide_gaps=cells)
+
+
+_LABEL = re.compile(r"^[\[(]?\d{1,4}[\].)]?$")

@@ -57,7 +57,7 @@ def _in_contents(lines: list[Line], i: int) -> bool:
 
 
 def _until_appendix(region: list[Line]) -> list[Line]:
-    region = _without_captions(region)
+    region = _without_foreign_blocks(_without_captions(region))
     if not region:
         return region
     usual = statistics.median(ln.size for ln in region)
@@ -121,4 +121,45 @@ def _without_captions(region: list[Line]) -> list[Line]:
         if not in_caption:
             kept.append(line)
         previous = line
+    return kept
+
+
+def _without_foreign_blocks(region: list[Line]) -> list[Line]:
+    """The region without blocks whose lines do not start where the list's lines do.
+
+    A list's lines start at the column's edge or at its indent (a hanging indent, the text after
+    a label); a table's rows start at its cells, centred or in columns. The region is cut into
+    blocks at each change of page or column and at each wide vertical gap; the first block of
+    the list (with the next when it is short) says where its lines start, and a later block
+    where fewer than 40% of the lines start there, or half the lines have a table's wide gaps
+    between cells, is left out: a table set among the references or on the pages after them.
+    """
+    blocks: list[list[Line]] = []
+    for line in region:
+        if blocks:
+            last = blocks[-1][-1]
+            same = (last.page, last.column) == (line.page, line.column) \
+                and 0 < last.bottom - line.bottom < 2.5 * max(line.size, last.size)
+            if same:
+                blocks[-1].append(line)
+                continue
+        blocks.append([line])
+    if len(blocks) < 2:
+        return region
+
+    def offsets(block: list[Line]) -> list[float]:
+        edge = min(ln.x0 for ln in block)
+        return [ln.x0 - edge for ln in block]
+
+    known = blocks[:1] if len(blocks[0]) >= 6 else blocks[:2]
+    starts = [round(x) for block in known for x in offsets(block)]
+    common = {x for x in set(starts) if starts.count(x) >= max(2, 0.15 * len(starts))} or set(starts)
+    kept = [ln for block in known for ln in block]
+    for block in blocks[len(known):]:
+        # Labels [10] and up start a digit further out or in than [1] to [9].
+        fitting = sum(1 for ln, offset in zip(block, offsets(block))
+                      if any(abs(offset - x) <= 1.5 * ln.size for x in common))
+        table = sum(1 for ln in block if ln.wide_gaps) >= 0.5 * len(block)
+        if fitting >= 0.4 * len(block) and not table:
+            kept.extend(block)
     return kept
