@@ -151,7 +151,10 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
         edge = min(ln.x0 for ln in block)
         return [ln.x0 - edge for ln in block]
 
-    known = blocks[:1] if len(blocks[0]) >= 6 else blocks[:2]
+    def is_table(block: list[Line]) -> bool:
+        return sum(1 for ln in block if ln.wide_gaps) >= 0.5 * len(block)
+
+    known = blocks[:1] if len(blocks[0]) >= 6 or is_table(blocks[1]) else blocks[:2]
     starts = [round(x) for block in known for x in offsets(block)]
     common = {x for x in set(starts) if starts.count(x) >= max(2, 0.15 * len(starts))} or set(starts)
     kept = [ln for block in known for ln in block]
@@ -159,7 +162,6 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
         # Labels [10] and up start a digit further out or in than [1] to [9].
         fitting = sum(1 for ln, offset in zip(block, offsets(block))
                       if any(abs(offset - x) <= 1.5 * ln.size for x in common))
-        table = sum(1 for ln in block if ln.wide_gaps) >= 0.5 * len(block)
-        if fitting >= 0.4 * len(block) and not table:
+        if fitting >= 0.4 * len(block) and not is_table(block):
             kept.extend(block)
     return kept
