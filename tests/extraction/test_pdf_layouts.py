@@ -215,3 +215,25 @@ def test_a_table_after_an_author_year_list_is_not_read_as_references():
         placed += [(120 + 130 * c, y - 16 * k, cell) for c, cell in enumerate(cells)]
     result = extract_references(hand_pdf(placed, size=8))
     assert [r.raw_text for r in result.references] == authors
+
+
+# --- labels and footnotes --------------------------------------------------------------------------
+
+
+def test_labels_glued_to_the_name_are_labels():
+    # "10.Wang": the label's box touches the name and no space is drawn between them.
+    names = ["Wang", "Li", "Chen", "Zhang", "Liu", "Yang", "Huang", "Zhao", "Wu", "Zhou", "Xu"]
+    refs = [f"{name} X, Some title of work {i}. J Appl Phys {i}: {i}0-{i}9 (2018)." for i, name in enumerate(names, 1)]
+    lines = BODY_LINES + ["References"] + [f"{i}.{text}" for i, text in enumerate(refs, start=1)]
+    result = extract_references(hand_pdf(_page(lines), size=8))
+    assert [r.raw_text for r in result.references] == refs
+    assert [r.index for r in result.references] == list(range(1, 12))
+
+
+def test_a_footnote_at_the_foot_of_a_page_is_no_reference():
+    authors = [f"Author{i}, A., and Writer, B. 2019. A study of case {i}. Journal of Things {i}: {i}1-{i}9."
+               for i in range(1, 6)]
+    placed = [(x, y, text, 8) for x, y, text in _page(BODY_LINES + ["References"] + authors)]
+    placed += [(72, 80, "1 The code is at https://example.org/code and the data at https://example.org/data.", 6.5)]
+    result = extract_references(hand_pdf(placed))
+    assert [r.raw_text for r in result.references] == authors

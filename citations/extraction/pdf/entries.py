@@ -6,7 +6,10 @@ import statistics
 from citations.extraction.pdf.joining import Vocabulary, join_lines
 from citations.extraction.pdf.model import Line
 
-_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|\((\d{1,4})\)|(\d{1,4})\.(?=\s|$)|(\d{1,4})(?=\s+[A-Z]))\s*")
+# "[12]", "(12)", "12." and "12" before a capital; "12.Wang" when the label's box touches the
+# name and no space is drawn between them.
+_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|\((\d{1,4})\)|(\d{1,4})\.(?=\s|$|[A-Z\u00c0-\u024f])|"
+                    r"(\d{1,4})(?=\s+[A-Z]))\s*")
 _PARTICLES = r"(?:(?:van|von|de|der|den|da|di|du|del|della|le|la|al|el|ten|ter)\s+)*"
 # How a reference's first line begins: "Smith, J.", "Smith J", "Smith and", "J. Smith", "J.-L.
 # de Smith", "—." (the same authors again), an all-capital name or collaboration.

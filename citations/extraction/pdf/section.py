@@ -57,7 +57,7 @@ def _in_contents(lines: list[Line], i: int) -> bool:
 
 
 def _until_appendix(region: list[Line]) -> list[Line]:
-    region = _without_foreign_blocks(_without_captions(region))
+    region = _without_foreign_blocks(_without_footnotes(_without_captions(region)))
     if not region:
         return region
     usual = statistics.median(ln.size for ln in region)
@@ -70,8 +70,8 @@ def _until_appendix(region: list[Line]) -> list[Line]:
     return region
 
 
-_FIRST_LABEL = re.compile(r"^\s*(?:\[1\]|1\.(?=\s))\s*\S")
-_ANY_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s))")
+_FIRST_LABEL = re.compile(r"^\s*(?:\[1\]|1\.(?=\s|[A-Z]))\s*\S")
+_ANY_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|[A-Z]))")
 
 
 def _unheaded_list_start(lines: list[Line]) -> int | None:
@@ -165,3 +165,25 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
         if fitting >= 0.4 * len(block) and not is_table(block):
             kept.extend(block)
     return kept
+
+
+def _without_footnotes(region: list[Line]) -> list[Line]:
+    """The region without the footnotes at the foot of its pages: lines in smaller type than the
+    list, after a gap, at the bottom of a page (a footnote of the text that runs on beside the
+    list would otherwise end the reference above it)."""
+    if len(region) < 3:
+        return region
+    usual = statistics.median(ln.size for ln in region)
+    dropped = set()
+    for i in range(len(region)):
+        last_of_page = i + 1 == len(region) or region[i + 1].page != region[i].page
+        if not last_of_page:
+            continue
+        j = i
+        while j > 0 and region[j].page == region[i].page and region[j].size < 0.9 * usual:
+            j -= 1
+        # region[j] is the list's last line on the page; j+1..i the small lines below it.
+        if j < i and region[j].page == region[i].page and region[j].column == region[j + 1].column \
+                and region[j].bottom - region[j + 1].bottom > 1.5 * usual:
+            dropped.update(range(j + 1, i + 1))
+    return [ln for k, ln in enumerate(region) if k not in dropped]
