@@ -1,5 +1,7 @@
 """Words with their boxes out of a PDF's text layer (pypdfium2)."""
+import re
 import threading
+import unicodedata
 from pathlib import Path
 
 from citations.extraction.pdf.model import PageSize, PdfRefused, TextWord
@@ -82,7 +84,7 @@ def _page_words(page: int, textpage, raw, box) -> list[TextWord]:
         bold = raw.FPDFText_GetFontWeight(textpage, first) >= 600
         # PDFium marks a hyphen that ends a line as U+FFFE; it is a plain hyphen here, and
         # whether it is a word break is decided when lines are joined.
-        word = "".join(run).replace("\ufffe", "-").replace("\x02", "-")
+        word = _compose_accents("".join(run).replace("\ufffe", "-").replace("\x02", "-"))
         words.append(TextWord(page, x0, x1, bottom, top, word, size, bold))
         run.clear()
 
@@ -111,6 +113,27 @@ def _page_words(page: int, textpage, raw, box) -> list[TextWord]:
     if run:
         flush()
     return words
+
+
+# TeX's accents in its older fonts (OT1) are glyphs of their own set over the letter: the text
+# layer says "Ag¨ueros", "F`evre", "Pavlovi´c", and the cedilla follows its letter ("c¸").
+_SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303",
+                    "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "¯": "\u0304", "˝": "\u030b"}
+_ACCENT_BEFORE = re.compile("([" + "".join(_SPACING_ACCENTS) + "])([^\\W\\d_])")
+_CEDILLA = re.compile("([cCsStT])\u00b8|\u00b8([cCsStT])")
+
+
+def _compose_accents(word: str) -> str:
+    if not any(ch in _SPACING_ACCENTS or ch == "\u00b8" for ch in word):
+        return word
+
+    def composed(letter: str, mark: str, whole: str) -> str:
+        # Only where the pair is one letter of its own ("`t" is a quote, not an accent).
+        joined = unicodedata.normalize("NFC", letter + mark)
+        return joined if len(joined) == 1 else whole
+
+    word = _ACCENT_BEFORE.sub(lambda m: composed(m.group(2), _SPACING_ACCENTS[m.group(1)], m.group(0)), word)
+    return _CEDILLA.sub(lambda m: composed(m.group(1) or m.group(2), "\u0327", m.group(0)), word)
 
 
 def _indexed(text: str, count: int):
