@@ -248,3 +248,21 @@ def test_tex_accents_set_as_glyphs_of_their_own_are_composed():
     assert [r.raw_text for r in result.references] == [
         "Agüeros, M. A., and Le Fèvre, O. 2009, François and Pavlović, ApJ, 182, 543.",
         "Smith, J. 2010, don`t panic, MNRAS, 401, 1."]
+
+
+def test_a_hanging_indent_list_is_read_with_a_figures_labels_after_it():
+    refs = [(f"Author{i}, A., Writer, B., & Scribe, C. 2015, The Astrophysical Journal Supplement Series and",
+             f"its companion letters, {i}82, {i}43") for i in range(1, 12)]
+    lines = []
+    for first, second in refs:
+        lines += [(72, first), (107, second)]
+    placed = [(72, 740 - 14 * k, text) for k, text in enumerate(BODY_LINES[:4])]
+    placed.append((72, 740 - 14 * 4, "REFERENCES"))
+    y = 740 - 14 * 5
+    placed += [(x, y - 14 * k, text) for k, (x, text) in enumerate(lines)]
+    y -= 14 * len(lines) + 20
+    placed += [(x, y - 9 * k, label) for k, (x, label) in enumerate(
+        [(230, "0.5"), (255, "ABC Posteriors"), (210, "0.4"), (300, "Leauthaud+(2012)"), (205, "0.3"),
+         (320, "More+(2011)"), (215, "0.2"), (260, "Tinker+(2013)"), (330, "0 2 4 6 tduty [Gyr]")])]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in refs]

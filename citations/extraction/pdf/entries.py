@@ -102,9 +102,10 @@ def _split_by_indent(region: list[Line]) -> list[list[Line]] | None:
     # Lists of mostly one-line references have few indented lines; flush-left lists have none.
     if len(indented) < max(2, 0.02 * len(region)):
         return None
-    indent = statistics.median(indented)
-    # Most indented lines share one indent: a hanging indent, not centred or ragged lines.
-    if sum(1 for o in indented if abs(o - indent) < 2.0) < 0.8 * len(indented):
+    # The indent most lines share (a figure's labels left among the lines have others).
+    indent = max(indented, key=lambda o: sum(1 for p in indented if abs(p - o) < 2.0))
+    # Half the indented lines share it: a hanging indent, not centred or ragged lines.
+    if sum(1 for o in indented if abs(o - indent) < 2.0) < 0.5 * len(indented):
         return None
     groups = []
     for line, offset in zip(region, offsets):

@@ -132,7 +132,8 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
     blocks at each change of page or column and at each wide vertical gap; the first block of
     the list (with the next when it is short) says where its lines start, and a later block
     where fewer than 40% of the lines start there, or half the lines have a table's wide gaps
-    between cells, is left out: a table set among the references or on the pages after them.
+    between cells, or most lines are short (a figure's labels), is left out: a table or figure
+    set among the references or on the pages after them.
     """
     blocks: list[list[Line]] = []
     for line in region:
@@ -158,11 +159,15 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
     starts = [round(x) for block in known for x in offsets(block)]
     common = {x for x in set(starts) if starts.count(x) >= max(2, 0.15 * len(starts))} or set(starts)
     kept = [ln for block in known for ln in block]
+    width = max(ln.x1 for ln in kept) - min(ln.x0 for ln in kept)
     for block in blocks[len(known):]:
         # Labels [10] and up start a digit further out or in than [1] to [9].
         fitting = sum(1 for ln, offset in zip(block, offsets(block))
                       if any(abs(offset - x) <= 1.5 * ln.size for x in common))
-        if fitting >= 0.4 * len(block) and not is_table(block):
+        # A figure's labels: a block of short scattered lines.
+        short = sum(1 for ln in block if ln.x1 - ln.x0 < 0.35 * width)
+        figure = len(block) >= 3 and short >= 0.7 * len(block)
+        if fitting >= 0.4 * len(block) and not is_table(block) and not figure:
             kept.extend(block)
     return kept
 
