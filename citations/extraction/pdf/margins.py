@@ -71,17 +71,23 @@ def drop_line_numbers(by_page: dict[int, list[TextWord]]) -> dict[int, list[Text
     margin, counting up by one from row to row; the numbers of a list's labels ("1 Smith")
     count up by entry, not by row, and a page of them rarely has every row begin with one.
     """
-    kept = {}
+    pickers = ((lambda row: min(row, key=lambda w: w.x0), lambda w: w.x1),    # left margin: right-aligned
+               (lambda row: max(row, key=lambda w: w.x1), lambda w: w.x0))    # right margin
+    candidates, drop, edges = {}, set(), (set(), set())
     for page, words in by_page.items():
         rows = group_lines(words, -1, keep_words=True)
-        drop = set()
-        for pick, edge in ((lambda row: min(row, key=lambda w: w.x0), lambda w: w.x1),
-                           (lambda row: max(row, key=lambda w: w.x1), lambda w: w.x0)):
-            numbered = [(row, pick(row)) for row in rows if len(row) > 0]
-            numbered = [(row, w) for row, w in numbered if _NUMBER.match(w.text)]
-            drop.update(id(w) for w in _counting_column(numbered, edge, len(rows)))
-        kept[page] = [w for w in words if id(w) not in drop] if drop else words
-    return kept
+        for side, (pick, edge) in enumerate(pickers):
+            numbered = [w for w in (pick(row) for row in rows if row) if _NUMBER.match(w.text)]
+            candidates[page, side] = numbered
+            column = _counting_column([(None, w) for w in numbered], edge, len(rows))
+            drop.update(id(w) for w in column)
+            edges[side].update(round(edge(w)) for w in column)
+    # A page with only a few numbered lines (every fifth line numbered, a short last page) has
+    # them at the edge the other pages have theirs.
+    for (page, side), numbered in candidates.items():
+        edge = pickers[side][1]
+        drop.update(id(w) for w in numbered if any(abs(edge(w) - e) <= 1.5 for e in edges[side]))
+    return {page: [w for w in words if id(w) not in drop] for page, words in by_page.items()}
 
 
 def _counting_column(numbered: list, edge, rows: int) -> list[TextWord]:
