@@ -266,3 +266,11 @@ def test_a_hanging_indent_list_is_read_with_a_figures_labels_after_it():
          (320, "More+(2011)"), (215, "0.2"), (260, "Tinker+(2013)"), (330, "0 2 4 6 tduty [Gyr]")])]
     result = extract_references(hand_pdf(placed, size=8))
     assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in refs]
+
+
+def test_line_numbers_every_fifth_line_are_dropped():
+    lines = BODY_LINES + BODY_LINES[:5] + ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    placed = [(72, 740 - 14 * row, text) for row, text in enumerate(lines)]
+    placed += [(62 - _width(str(n), 8), 740 - 14 * (n - 1), str(n)) for n in range(5, len(lines) + 1, 5)]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == LIST
