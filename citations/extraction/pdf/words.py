@@ -89,7 +89,7 @@ def _page_words(page: int, textpage, raw, box) -> list[TextWord]:
         run.clear()
 
     previous = None
-    for i, ch in _indexed(text, count):
+    for i, ch in (_indexed(text, count) if _ASTRAL.search(text) else enumerate(text[:count])):
         if ch.isspace():
             if run:
                 flush()
@@ -123,8 +123,11 @@ _ACCENT_BEFORE = re.compile("([" + "".join(_SPACING_ACCENTS) + "])([^\\W\\d_])")
 _CEDILLA = re.compile("([cCsStT])\u00b8|\u00b8([cCsStT])")
 
 
+_ANY_ACCENT = re.compile("[" + "".join(_SPACING_ACCENTS) + "\u00b8]")
+
+
 def _compose_accents(word: str) -> str:
-    if not any(ch in _SPACING_ACCENTS or ch == "\u00b8" for ch in word):
+    if not _ANY_ACCENT.search(word):
         return word
 
     def composed(letter: str, mark: str, whole: str) -> str:
@@ -134,6 +137,9 @@ def _compose_accents(word: str) -> str:
 
     word = _ACCENT_BEFORE.sub(lambda m: composed(m.group(2), _SPACING_ACCENTS[m.group(1)], m.group(0)), word)
     return _CEDILLA.sub(lambda m: composed(m.group(1) or m.group(2), "\u0327", m.group(0)), word)
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def _indexed(text: str, count: int):
