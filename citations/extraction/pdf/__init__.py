@@ -1,0 +1,38 @@
+"""A PDF's reference list, in small steps (see citations.extraction.pdf_references for the whole).
+
+    model     the values passed between the steps, and PdfRefused
+    words     words with their boxes out of the text layer (pypdfium2)
+    layout    lines in reading order: columns, running headers and footers
+    section   where the reference list starts and ends
+    entries   the list's lines split into references
+    joining   a reference's lines joined, hyphenation undone
+"""
+from citations.extraction.pdf.entries import split_references
+from citations.extraction.pdf.joining import Vocabulary
+from citations.extraction.pdf.layout import reading_order
+from citations.extraction.pdf.model import (
+    PageSize,
+    PdfReference,
+    PdfReferences,
+    PdfRefused,
+    TextWord,
+)
+from citations.extraction.pdf.section import reference_region
+
+
+def references_from_words(words: list[TextWord], sizes: list[PageSize]) -> PdfReferences:
+    """The reference list found in the words of a document (any text library can supply them)."""
+    lines = reading_order(words, sizes)
+    heading, region = reference_region(lines)
+    if heading is None and not region:
+        raise PdfRefused("no reference section found: no heading such as 'References' or 'Bibliography', "
+                         "and no list numbered [1], [2], ... or 1., 2., ...")
+    references = [
+        PdfReference(index, text, page)
+        for index, text, page in split_references(region, Vocabulary.of([ln.text for ln in lines]))
+        if text
+    ]
+    if not references:
+        raise PdfRefused(f"the heading '{heading}' is followed by no references" if heading
+                         else "the numbered list found holds no references")
+    return PdfReferences(references=references, pages=len(sizes), heading=heading)

@@ -1,0 +1,175 @@
+"""A page's words as lines in reading order: columns found, running headers and footers dropped."""
+import statistics
+
+from citations.extraction.pdf.bands import split_bands
+from citations.extraction.pdf.margins import drop_line_numbers, drop_running_words
+from citations.extraction.pdf.model import Line, PageSize, TextWord
+from citations.extraction.pdf.rows import group_lines as _group_lines
+
+
+def reading_order(words: list[TextWord], sizes: list[PageSize]) -> list[Line]:
+    by_page: dict[int, list[TextWord]] = {}
+    for word in words:
+        by_page.setdefault(word.page, []).append(word)
+    by_page = drop_line_numbers(drop_running_words(by_page, sizes))
+    lines = []
+    for page in sorted(by_page):
+        if by_page[page]:
+            lines.extend(_page_lines(by_page[page], sizes[page - 1]))
+    # A page of one-line references may have no line reaching the column's right edge, and a
+    # last page of one or two lines says nothing of its left edge: the same column on the
+    # other pages says where they are.
+    edges: dict[int, dict[int, tuple[float, float, int]]] = {}
+    for line in lines:
+        left, right, count = edges.setdefault(line.column, {}).get(line.page, (line.left, line.right, 0))
+        edges[line.column][line.page] = (left, right, count + 1)
+    usual = {}
+    for column, pages in edges.items():
+        telling = [e for e in pages.values() if e[2] >= 3] or list(pages.values())
+        usual[column] = (statistics.median(e[0] for e in telling), statistics.median(e[1] for e in telling))
+    for line in lines:
+        usual_left, usual_right = usual[line.column]
+        line.right = max(line.right, usual_right)
+        if edges[line.column][line.page][2] < 3:
+            line.left = usual_left
+    return lines
+
+
+def _page_lines(words: list[TextWord], size: PageSize) -> list[Line]:
+    """A page's lines, the left column before the right one, lines across both in their place.
+
+    The gutter is looked for on the whole page first; when a figure, table or passage across
+    both columns covers it, the page is cut into bands (regions one above the other, each with
+    its own columns or none) and each band is read in turn.
+    """
+    gutter = _find_gutter(words, size)
+    if gutter is not None:
+        return _columns_lines(words, gutter)
+    bands = split_bands(words, size)
+    if len(bands) == 1 and bands[0][1] is None:
+        return _one_column(words)
+    lines = []
+    for band, band_gutter in bands:
+        lines.extend(_columns_lines(band, band_gutter) if band_gutter else _one_column(band))
+    return lines
+
+
+def _one_column(words: list[TextWord]) -> list[Line]:
+    lines = _group_lines(words, 0)
+    _set_column_edges(lines)
+    return sorted(lines, key=lambda line: -line.bottom)
+
+
+def _columns_lines(words: list[TextWord], gutter: tuple[float, float]) -> list[Line]:
+    start, end = gutter
+    # The strip may hold a few short words (a right column's labels "[10]" start in it): a word
+    # is on the side it leaves the strip to, across when it leaves to both.
+    left, right, across = [], [], []
+    for w in words:
+        leaves_left, leaves_right = w.x0 < start, w.x1 > end
+        if leaves_left and leaves_right:
+            across.append(w)
+        elif leaves_left or (not leaves_right and w.x0 + w.x1 < start + end):
+            left.append(w)
+        else:
+            right.append(w)
+    # A word running over the gutter with right-column text beside it is an overfull line of the
+    # left column (a long URL), not a line across the page.
+    overfull = [w for w in across if any(abs(r.bottom - w.bottom) < 0.4 * w.size and r.x0 > w.x1 for r in right)]
+    left += overfull
+    across = [w for w in across if w not in overfull]
+    # A baseline that has a word across the gutter is one line across the page (a title, a header).
+    spanning = _group_lines(across, -1)
+    taken = set()
+    for line in spanning:
+        for w in left + right:
+            if abs(w.bottom - line.bottom) < 0.4 * max(line.size, 1.0):
+                taken.add(id(w))
+    if taken:
+        spanning = _group_lines(across + [w for w in left + right if id(w) in taken], -1)
+    columns = [_group_lines([w for w in part if id(w) not in taken], column)
+               for column, part in ((0, left), (1, right))]
+    _set_column_edges(columns[0], right_limit=start)
+    _set_column_edges(columns[1])
+    _set_column_edges(spanning)
+    ordered, above = [], float("inf")
+    for separator in sorted(spanning, key=lambda line: -line.bottom) + [None]:
+        below = separator.bottom if separator else float("-inf")
+        for column in columns:
+            ordered.extend(sorted((ln for ln in column if below < ln.bottom < above), key=lambda ln: -ln.bottom))
+        if separator:
+            ordered.append(separator)
+            above = separator.bottom
+    return ordered
+
+
+def _find_gutter(words: list[TextWord], size: PageSize) -> tuple[float, float] | None:
+    """The widest empty vertical strip near the page's middle with text on both sides, or None."""
+    width = int(size.width) + 1
+    coverage = [0] * (width + 1)
+    for word in words:
+        for x in range(max(int(word.x0), 0), min(int(word.x1) + 1, width)):
+            coverage[x] += 1
+    baselines = len({round(w.bottom) for w in words})
+    # Titles and headers cross the gutter; a column of running text covers it on most lines.
+    allowed = baselines // 20
+    runs = _runs(coverage, int(size.width * 0.3), int(size.width * 0.7), lambda c: c <= allowed)
+    if not runs:
+        return None
+    best = max(runs, key=lambda run: run[1] - run[0])
+    # A right column of a line or two (a last page) lets the strip run on into it: its emptiest
+    # part is the gutter.
+    lowest = min(coverage[best[0]:best[1] + 1])
+    emptiest = max(_runs(coverage, best[0], best[1], lambda c: c == lowest), key=lambda run: run[1] - run[0])
+    # Spaces of justified lines can line up over a few lines by chance; a gutter is wider than
+    # a word space (an em or so, 10 points at least in LaTeX's classes).
+    needed = max(6.0, 0.9 * statistics.median(w.size for w in words))
+    if emptiest[1] - emptiest[0] + 1 >= needed:
+        best = emptiest
+    if best[1] - best[0] + 1 < needed:
+        return None
+    middle = (best[0] + best[1]) / 2
+    # A last page may hold a line or two in its right column: the strip's emptiness and width
+    # have said enough.
+    left = {round(w.bottom) for w in words if w.x1 <= middle}
+    right = {round(w.bottom) for w in words if w.x0 >= middle}
+    if not left or not right or len(left) + len(right) < 4:
+        return None
+    # Each side holds lines of text a fifth of the page wide, not only equation numbers, a
+    # figure's labels or a table's last column beside one column of text.
+    wide = [0, 0]
+    for row in _group_lines(words, -1, keep_words=True):
+        for side, part in enumerate(([w for w in row if w.x1 <= middle], [w for w in row if w.x0 >= middle])):
+            if part and max(w.x1 for w in part) - min(w.x0 for w in part) > 0.2 * size.width:
+                wide[side] += 1
+    if wide[0] < 1 or wide[1] < 1 or wide[0] + wide[1] < 3:
+        return None
+    return float(best[0]), float(best[1] + 1)
+
+
+def _runs(values: list[int], start: int, end: int, keep) -> list[tuple[int, int]]:
+    """The runs (first, last) of positions start..end whose value keep() accepts."""
+    runs, first = [], None
+    for x in range(start, end + 1):
+        if keep(values[x]):
+            first = x if first is None else first
+        elif first is not None:
+            runs.append((first, x - 1))
+            first = None
+    if first is not None:
+        runs.append((first, end))
+    return runs
+
+
+
+def _set_column_edges(lines: list[Line], right_limit: float = float("inf")):
+    """The column's edges: where its lines of the usual size start and end at the outermost (a
+    title line in larger type that strays into the gutter does not move them), short of the gutter."""
+    if not lines:
+        return
+    usual = statistics.median(ln.size for ln in lines)
+    text = [ln for ln in lines if ln.size <= 1.15 * usual]
+    left = min(ln.x0 for ln in text)
+    right = min(max(ln.x1 for ln in text), right_limit)
+    for line in lines:
+        line.left, line.right = left, right

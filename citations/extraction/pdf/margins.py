@@ -1,0 +1,115 @@
+"""Text in the page margins that is not the document's: running headers and footers, page
+numbers, line numbers."""
+import re
+
+from citations.extraction.pdf.model import PageSize, TextWord
+from citations.extraction.pdf.rows import group_lines, line_of
+
+_BARE_PAGE_NUMBER = re.compile(r"^(?:page\s*)?[-–—\s]*\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?[-–—\s]*$", re.IGNORECASE)
+
+
+def drop_running_words(by_page: dict[int, list[TextWord]], sizes: list[PageSize]) -> dict[int, list[TextWord]]:
+    """Pages without running headers, footers and page numbers.
+
+    Looked at before columns are found, as rows across the whole page: a header over both columns
+    would otherwise be cut in two at the gutter. Only the two top-most and two bottom-most rows of
+    a page inside its outer tenth are candidates: there a row whose text (digits aside) recurs at
+    the same height on a quarter of the pages (at least two) is a header or footer, and a bare
+    number is a page number.
+    """
+    candidates, apart, text_top, text_bottom = [], {}, {}, {}
+    for page, words in by_page.items():
+        height = sizes[page - 1].height
+        rows = group_lines(words, -1, keep_words=True)
+        for row in rows[:2] + rows[-2:]:
+            if row[0].bottom > 0.9 * height or row[0].bottom < 0.1 * height:
+                candidates.append((page, row))
+            elif (row[0].bottom > 0.86 * height or row[0].bottom < 0.14 * height) \
+                    and _BARE_PAGE_NUMBER.match(line_of(row, -1).text):
+                candidates.append((page, row))      # a page number a little further in
+        # A header on one page only (or a footer on the first) cannot repeat. It stands apart
+        # from the text by more than two lines, and above (below) where other pages' text
+        # begins (ends); the last line of a reference list followed by a gap does not.
+        text_top[page], text_bottom[page] = rows[0][0].bottom, rows[-1][0].bottom
+        for outer, inner, end in ((rows[0], rows[1:2], "top"), (rows[-1], rows[-2:-1], "bottom")):
+            in_band = outer[0].bottom > 0.9 * height or outer[0].bottom < 0.1 * height
+            size = max(w.size for w in outer)
+            if in_band and inner and abs(outer[0].bottom - inner[0][0].bottom) > 2.5 * size:
+                apart[id(outer[0])] = (page, end, size)
+                (text_top if end == "top" else text_bottom)[page] = inner[0][0].bottom
+
+    def header_alone(row) -> bool:
+        if id(row[0]) not in apart:
+            return False
+        page, end, size = apart[id(row[0])]
+        others = (text_top if end == "top" else text_bottom)
+        y = row[0].bottom
+        return any(y > v + size if end == "top" else y < v - size for p, v in others.items() if p != page)
+
+    def key(row) -> tuple[int, str]:
+        return round(row[0].bottom / 3), re.sub(r"\d+", "#", line_of(row, -1).text.lower())
+
+    pages_with: dict[tuple, set[int]] = {}
+    for page, row in candidates:
+        pages_with.setdefault(key(row), set()).add(page)
+    repeated = max(2, len(sizes) // 4)
+    dropped = set()
+    for page, row in candidates:
+        if len(pages_with[key(row)]) >= repeated or header_alone(row) \
+                or _BARE_PAGE_NUMBER.match(line_of(row, -1).text):
+            dropped.update(id(w) for w in row)
+    return {page: [w for w in words if id(w) not in dropped] for page, words in by_page.items()}
+
+
+_NUMBER = re.compile(r"^\d{1,5}$")
+
+
+def drop_line_numbers(by_page: dict[int, list[TextWord]]) -> dict[int, list[TextWord]]:
+    """Pages without the line numbers of a draft or review copy (lineno, the venues' review modes).
+
+    They are bare numbers at the start (or the end) of most rows, aligned on one edge in the
+    margin, counting up by one from row to row; the numbers of a list's labels ("1 Smith")
+    count up by entry, not by row, and a page of them rarely has every row begin with one.
+    """
+    pickers = ((lambda row: min(row, key=lambda w: w.x0), lambda w: w.x1),    # left margin: right-aligned
+               (lambda row: max(row, key=lambda w: w.x1), lambda w: w.x0))    # right margin
+    candidates, drop, edges = {}, set(), (set(), set())
+    for page, words in by_page.items():
+        rows = group_lines(words, -1, keep_words=True)
+        for side, (pick, edge) in enumerate(pickers):
+            numbered = [w for w in (pick(row) for row in rows if row) if _NUMBER.match(w.text)]
+            candidates[page, side] = numbered
+            column = _counting_column([(None, w) for w in numbered], edge, len(rows))
+            drop.update(id(w) for w in column)
+            edges[side].update(round(edge(w)) for w in column)
+    # A page with only a few numbered lines (every fifth line numbered, a short last page) has
+    # them at the edge the other pages have theirs.
+    for (page, side), numbered in candidates.items():
+        edge = pickers[side][1]
+        drop.update(id(w) for w in numbered if any(abs(edge(w) - e) <= 1.5 for e in edges[side]))
+    return {page: [w for w in words if id(w) not in drop] for page, words in by_page.items()}
+
+
+def _counting_column(numbered: list, edge, rows: int) -> list[TextWord]:
+    """The numbers, one edge aligned, that count up row after row on a page, or none."""
+    by_edge: dict[int, list[TextWord]] = {}
+    for _, word in numbered:
+        by_edge.setdefault(round(edge(word) / 3), []).append(word)
+    best = max(by_edge.values(), key=len, default=[])
+    # Both neighbouring 3-point bins: an edge at 88.9 and 89.1 falls either side.
+    key = next((k for k, v in by_edge.items() if v is best), None)
+    if key is not None:
+        best = [w for k in (key - 1, key, key + 1) for w in by_edge.get(k, [])]
+    if len(best) < 4:
+        return []
+    best.sort(key=lambda w: -w.bottom)
+    values = [int(w.text) for w in best]
+    steps = [b - a for a, b in zip(values, values[1:])]
+    # Every line numbered, or every fifth (lineno's modulo); display math and figures have no
+    # numbers beside them: a step may skip, never go back.
+    step = min((1, 5, 10), key=lambda k: -sum(1 for s in steps if s == k))
+    if sum(1 for s in steps if s == step) < 0.6 * len(steps) or sum(1 for s in steps if s <= 0) > 0.1 * len(steps):
+        return []
+    if len(best) < 0.3 * rows / step:
+        return []
+    return best

@@ -1,0 +1,194 @@
+"""Where the reference list is among the lines: its heading, and where it ends."""
+import re
+import statistics
+
+from citations.extraction.pdf.model import Line
+
+_SECTION_NAMES = (
+    r"references|bibliography|literature|literature\s+cited|works\s+cited|literatur|literaturverzeichnis|"
+    r"r[ée]f[ée]rences(?:\s+bibliographiques)?|referencias|bibliograf[íi]a|riferimenti(?:\s+bibliografici)?|"
+    r"список\s+литературы|references\s+and\s+notes|notes\s+and\s+references|参考文献|参\s*考\s*文\s*献|引用文献"
+)
+_NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,5}|[A-Z])\.?\s*)"
+_REFERENCES_HEADING = re.compile(rf"^{_NUMBERING}?(?:{_SECTION_NAMES})(?:\s+\d{{1,2}})?\s*[.:]?$", re.IGNORECASE)
+_APPENDIX_WORD = re.compile(
+    r"^(?:appendix|appendices|supplementary|supplemental)\b"
+    r"(?:\s+(?:[A-Z0-9]{1,3}|materials?|information))?\s*[.:]?$", re.IGNORECASE)
+_APPENDIX_HEADING = re.compile(
+    r"^(?:(?:appendix|appendices|supplementary\s+(?:materials?|information)|supplemental\s+materials?)\b|"
+    r"[A-Z](?:\.\d+)*\.?\s+[A-Z][a-z])", re.IGNORECASE)
+
+
+def _is_references_heading(text: str) -> bool:
+    text = " ".join(text.split())
+    # Small capitals come out letter-spaced: "R EFERENCES".
+    return bool(_REFERENCES_HEADING.match(text) or _REFERENCES_HEADING.match(text.replace(" ", "")))
+
+
+def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
+    """The last references heading and the lines after it up to an appendix heading.
+
+    Without a heading (a letter's numbered notes and references after the text, as in Physical
+    Review Letters), the last run of lines labelled [1], [2], ... (or 1., 2., ...) counting up
+    from 1 is the list; the heading returned is then None and the region not empty.
+    """
+    start = next((i for i in range(len(lines) - 1, -1, -1)
+                  if _is_references_heading(lines[i].text) and not _in_contents(lines, i)), None)
+    if start is None:
+        first = _unheaded_list_start(lines)
+        if first is None:
+            return None, []
+        return None, _until_appendix(lines[first:])
+    region = lines[start + 1:]
+    if not region:
+        return lines[start].text.strip(), []
+    return " ".join(lines[start].text.split()), _until_appendix(region)
+
+
+_PAGE_AT_END = re.compile(r"\s\d{1,4}$")
+
+
+def _in_contents(lines: list[Line], i: int) -> bool:
+    """Whether "References 6" is an entry of a table of contents: its neighbours end with pages."""
+    if not _PAGE_AT_END.search(lines[i].text.rstrip()):
+        return False
+    return sum(1 for j in (i - 2, i - 1, i + 1, i + 2)
+               if 0 <= j < len(lines) and _PAGE_AT_END.search(lines[j].text.rstrip())) >= 2
+
+
+def _until_appendix(region: list[Line]) -> list[Line]:
+    region = _without_foreign_blocks(_without_footnotes(_without_captions(region)))
+    if not region:
+        return region
+    usual = statistics.median(ln.size for ln in region)
+    for i, line in enumerate(region):
+        text = line.text.strip()
+        # A line "A  Proof of ..." may as well begin a reference ("A. Smith"): a heading stands out.
+        stands_out = line.bold or line.size > 1.05 * usual
+        if _APPENDIX_WORD.match(text) or (stands_out and _APPENDIX_HEADING.match(text)):
+            return region[:i]
+    return region
+
+
+_FIRST_LABEL = re.compile(r"^\s*(?:\[1\]|1\.(?=\s|[A-Z]))\s*\S")
+_ANY_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|[A-Z]))")
+
+
+def _unheaded_list_start(lines: list[Line]) -> int | None:
+    """Where the last list labelled 1, 2, 3, ... (at least 3, at one left edge) starts, or None."""
+    for i in range(len(lines) - 1, -1, -1):
+        if not _FIRST_LABEL.match(lines[i].text):
+            continue
+        bracketed = lines[i].text.lstrip().startswith("[")
+        expected, found = 2, 1
+        for line in lines[i + 1:]:
+            match = _ANY_LABEL.match(line.text)
+            if match and bool(match.group(1)) == bracketed and int(match.group(1) or match.group(2)) == expected \
+                    and abs(line.x0 - lines[i].x0) < 3 * line.size:
+                expected += 1
+                found += 1
+        # "1." also numbers a list in the text: the list must be longer and in the latter half.
+        if found >= 3 if bracketed else (found >= 5 and i > len(lines) // 2):
+            # Under another section's heading ("Further reading", "Data availability") a numbered
+            # list is that section's.
+            return None if i and _is_heading(lines[i - 1], lines[i]) else i
+    return None
+
+
+def _is_heading(line: Line, following: Line) -> bool:
+    text = line.text.strip()
+    return len(text) < 60 and not text.endswith((".", ",")) and (line.bold or line.size > 1.1 * following.size)
+
+
+# "Figure 3.", "Fig 6.", "Table 2:", "S1 Fig.", "Supplementary Table 4", "TABLE II".
+_CAPTION = re.compile(r"^(?:S\d+\s+|supplementary\s+)?(?:fig(?:ure)?|table|tab)\.?\s*(?:S?\d+|[IVX]+)\b\s*[.:|]?", re.IGNORECASE)
+_LABELLED = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}\.\s)")
+
+
+def _without_captions(region: list[Line]) -> list[Line]:
+    """The region without the captions of floats set among or after the references: a caption
+    line and the lines that follow it closely, up to a gap or a labelled reference."""
+    kept, in_caption, previous = [], False, None
+    for line in region:
+        text = line.text.strip()
+        if _CAPTION.match(text) and not _LABELLED.match(text):
+            in_caption = True
+        elif in_caption:
+            close = previous is not None and previous.page == line.page and previous.column == line.column \
+                and 0 < previous.bottom - line.bottom < 1.6 * max(line.size, previous.size)
+            if not close or _LABELLED.match(text):
+                in_caption = False
+        if not in_caption:
+            kept.append(line)
+        previous = line
+    return kept
+
+
+def _without_foreign_blocks(region: list[Line]) -> list[Line]:
+    """The region without blocks whose lines do not start where the list's lines do.
+
+    A list's lines start at the column's edge or at its indent (a hanging indent, the text after
+    a label); a table's rows start at its cells, centred or in columns. The region is cut into
+    blocks at each change of page or column and at each wide vertical gap; the first block of
+    the list (with the next when it is short) says where its lines start, and a later block
+    where fewer than 40% of the lines start there, or half the lines have a table's wide gaps
+    between cells, or most lines are short (a figure's labels), is left out: a table or figure
+    set among the references or on the pages after them.
+    """
+    blocks: list[list[Line]] = []
+    for line in region:
+        if blocks:
+            last = blocks[-1][-1]
+            same = (last.page, last.column) == (line.page, line.column) \
+                and 0 < last.bottom - line.bottom < 2.5 * max(line.size, last.size)
+            if same:
+                blocks[-1].append(line)
+                continue
+        blocks.append([line])
+    if len(blocks) < 2:
+        return region
+
+    def offsets(block: list[Line]) -> list[float]:
+        edge = min(ln.x0 for ln in block)
+        return [ln.x0 - edge for ln in block]
+
+    def is_table(block: list[Line]) -> bool:
+        return sum(1 for ln in block if ln.wide_gaps) >= 0.5 * len(block)
+
+    known = blocks[:1] if len(blocks[0]) >= 6 or is_table(blocks[1]) else blocks[:2]
+    starts = [round(x) for block in known for x in offsets(block)]
+    common = {x for x in set(starts) if starts.count(x) >= max(2, 0.15 * len(starts))} or set(starts)
+    kept = [ln for block in known for ln in block]
+    width = max(ln.x1 for ln in kept) - min(ln.x0 for ln in kept)
+    for block in blocks[len(known):]:
+        # Labels [10] and up start a digit further out or in than [1] to [9].
+        fitting = sum(1 for ln, offset in zip(block, offsets(block))
+                      if any(abs(offset - x) <= 1.5 * ln.size for x in common))
+        # A figure's labels: a block of short scattered lines.
+        short = sum(1 for ln in block if ln.x1 - ln.x0 < 0.35 * width)
+        figure = len(block) >= 3 and short >= 0.7 * len(block)
+        if fitting >= 0.4 * len(block) and not is_table(block) and not figure:
+            kept.extend(block)
+    return kept
+
+
+def _without_footnotes(region: list[Line]) -> list[Line]:
+    """The region without the footnotes at the foot of its pages: lines in smaller type than the
+    list, after a gap, at the bottom of a page (a footnote of the text that runs on beside the
+    list would otherwise end the reference above it)."""
+    if len(region) < 3:
+        return region
+    usual = statistics.median(ln.size for ln in region)
+    dropped = set()
+    for i in range(len(region)):
+        last_of_page = i + 1 == len(region) or region[i + 1].page != region[i].page
+        if not last_of_page:
+            continue
+        j = i
+        while j > 0 and region[j].page == region[i].page and region[j].size < 0.9 * usual:
+            j -= 1
+        # region[j] is the list's last line on the page; j+1..i the small lines below it.
+        if j < i and region[j].page == region[i].page and region[j].column == region[j + 1].column \
+                and region[j].bottom - region[j + 1].bottom > 1.5 * usual:
+            dropped.update(range(j + 1, i + 1))
+    return [ln for k, ln in enumerate(region) if k not in dropped]

@@ -1,0 +1,157 @@
+"""Words with their boxes out of a PDF's text layer (pypdfium2)."""
+import re
+import threading
+import unicodedata
+from pathlib import Path
+
+from citations.extraction.pdf.model import PageSize, PdfRefused, TextWord
+
+MAX_PAGES = 500
+MAX_BYTES = 64 * 1024 * 1024
+
+_pdfium_lock = threading.Lock()
+
+
+def read_bytes(pdf: bytes | str | Path, max_bytes: int = MAX_BYTES) -> bytes:
+    size = Path(pdf).stat().st_size if isinstance(pdf, (str, Path)) else len(pdf)
+    if size > max_bytes:
+        raise PdfRefused(f"the file is larger than the {max_bytes:,} bytes that are read ({size:,} bytes)")
+    data = Path(pdf).read_bytes() if isinstance(pdf, (str, Path)) else bytes(pdf)
+    # The format allows bytes before the header; readers look in the first kilobyte.
+    if b"%PDF-" not in data[:1024]:
+        raise PdfRefused("this is not a PDF: it does not start with %PDF-")
+    # PDFium rebuilds a truncated file's index and silently returns the pages it could recover,
+    # which would lose the reference list at the end without a word; the end marker says whether
+    # the file arrived whole.
+    if b"%%EOF" not in data[-2048:]:
+        raise PdfRefused("the PDF is truncated: its end marker (%%EOF) is missing")
+    return data
+
+
+def read_words(data: bytes, max_pages: int = MAX_PAGES) -> tuple[list[TextWord], list[PageSize]]:
+    """Every word of the PDF's text layer with its box, font size and weight, and the page sizes."""
+    import pypdfium2 as pdfium
+    from pypdfium2 import raw
+
+    with _pdfium_lock:
+        try:
+            document = pdfium.PdfDocument(data)
+        except pdfium.PdfiumError as error:
+            if getattr(error, "err_code", None) == raw.FPDF_ERR_PASSWORD:
+                raise PdfRefused("the PDF is encrypted and needs a password to be read") from error
+            raise PdfRefused(f"the PDF is damaged and cannot be read ({error})") from error
+        try:
+            page_count = len(document)
+            if page_count == 0:
+                raise PdfRefused("the PDF has no pages")
+            if page_count > max_pages:
+                raise PdfRefused(f"the PDF has {page_count} pages; at most {max_pages} are read")
+            words, sizes = [], []
+            box = raw.FS_RECTF()
+            for number in range(page_count):
+                page = document[number]
+                width, height = page.get_size()
+                sizes.append(PageSize(width, height))
+                textpage = page.get_textpage()
+                try:
+                    words.extend(_page_words(number + 1, textpage, raw, box))
+                finally:
+                    textpage.close()
+                    page.close()
+        except pdfium.PdfiumError as error:
+            raise PdfRefused(f"the PDF is damaged and cannot be read ({error})") from error
+        finally:
+            document.close()
+    if not words:
+        raise PdfRefused("the PDF has no text layer (a scanned document?): no characters can be read from it")
+    return words, sizes
+
+
+def _page_words(page: int, textpage, raw, box) -> list[TextWord]:
+    """A page's characters grouped into words: a word ends at a space, a line break or a gap."""
+    count = textpage.count_chars()
+    text = textpage.get_text_range(0, count) if count else ""
+    words = []
+    run: list[str] = []
+    first = 0
+    x0 = x1 = bottom = top = 0.0
+
+    def flush():
+        height = top - bottom
+        size = raw.FPDFText_GetFontSize(textpage, first)
+        if not 3.0 <= size <= 72.0:          # a font set at size 1 and scaled by a matrix
+            size = height / 1.2
+        bold = raw.FPDFText_GetFontWeight(textpage, first) >= 600
+        # PDFium marks a hyphen that ends a line as U+FFFE; it is a plain hyphen here, and
+        # whether it is a word break is decided when lines are joined.
+        word = _compose_accents("".join(run).replace("\ufffe", "-").replace("\x02", "-"))
+        words.append(TextWord(page, x0, x1, bottom, top, word, size, bold))
+        run.clear()
+
+    previous = None
+    for i, ch in (_indexed(text, count) if _ASTRAL.search(text) else enumerate(text[:count])):
+        if ch.isspace():
+            if run:
+                flush()
+            previous = None
+            continue
+        # The loose box spans the font's ascent and descent: one bottom for a whole line.
+        raw.FPDFText_GetLooseCharBox(textpage, i, box)
+        left, right, low, high = box.left, box.right, box.bottom, box.top
+        if previous is not None:
+            p_left, p_right, p_low, p_high = previous
+            height = max(p_high - p_low, 1.0)
+            if left - p_right > 0.18 * height or left < p_left - 0.5 * height \
+                    or (abs(low - p_low) > 0.6 * height and abs(high - p_high) > 0.6 * height):
+                flush()
+        if not run:
+            first, x0, x1, bottom, top = i, left, right, low, high
+        else:
+            x0, x1, bottom, top = min(x0, left), max(x1, right), min(bottom, low), max(top, high)
+        run.append(ch)
+        previous = (left, right, low, high)
+    if run:
+        flush()
+    return words
+
+
+# TeX's accents in its older fonts (OT1) are glyphs of their own set over the letter: the text
+# layer says "Ag¨ueros", "F`evre", "Pavlovi´c", and the cedilla follows its letter ("c¸").
+_SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303",
+                    "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "¯": "\u0304", "˝": "\u030b"}
+_ACCENT_BEFORE = re.compile("([" + "".join(_SPACING_ACCENTS) + "])([^\\W\\d_])")
+_CEDILLA = re.compile("([cCsStT])\u00b8|\u00b8([cCsStT])")
+
+
+_ANY_ACCENT = re.compile("[" + "".join(_SPACING_ACCENTS) + "\u00b8]")
+
+
+def _compose_accents(word: str) -> str:
+    if not _ANY_ACCENT.search(word):
+        return word
+
+    def composed(letter: str, mark: str, whole: str) -> str:
+        # Only where the pair is one letter of its own ("`t" is a quote, not an accent).
+        joined = unicodedata.normalize("NFC", letter + mark)
+        return joined if len(joined) == 1 else whole
+
+    word = _ACCENT_BEFORE.sub(lambda m: composed(m.group(2), _SPACING_ACCENTS[m.group(1)], m.group(0)), word)
+    return _CEDILLA.sub(lambda m: composed(m.group(1) or m.group(2), "\u0327", m.group(0)), word)
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _indexed(text: str, count: int):
+    """(PDFium's index, character) for each character of the page's text.
+
+    PDFium counts a character outside the Basic Multilingual Plane (math italic 𝐴, 𝛽) as two,
+    one for each UTF-16 surrogate, both with the character's box; the Python string holds it
+    once. Counting one index a character would give every later character its neighbour's box.
+    """
+    i = 0
+    for ch in text:
+        if i >= count:
+            return
+        yield i, ch
+        i += 2 if ord(ch) > 0xFFFF else 1

@@ -1,0 +1,276 @@
+"""Failure classes of real PDFs (issue #29), each on a small PDF built here.
+
+bench/real_pdfs.py measures the extractor on real papers that cannot be committed; these tests
+keep each class it found fixed, on PDFs typeset in the test (reportlab, or a few hand-written
+PDF objects where reportlab cannot say what is needed).
+"""
+import io
+import re
+
+import pytest
+
+from citations.extraction.pdf_references import PdfRefused, extract_references, read_words
+
+
+def hand_pdf(lines: list[tuple], *, size: float = 10, astral: str = "") -> bytes:
+    """A one-page PDF of Helvetica text lines (x, y, text) or (x, y, text, size), object by object.
+
+    With astral set, the byte '@' is shown as Helvetica's '@' but its ToUnicode mapping says it is
+    that character (outside the Basic Multilingual Plane, like a math italic from a TeX font).
+    """
+    def escape(text: str) -> str:
+        return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+    content = "".join(f"BT /F1 {rest[0] if rest else size} Tf {x:.2f} {y:.2f} Td ({escape(text)}) Tj ET\n"
+                      for x, y, text, *rest in lines)
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        "/Resources << /Font << /F1 5 0 R >> >> >>",
+        f"<< /Length {len(content.encode('latin-1'))} >>\nstream\n{content}endstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding"
+        + (" /ToUnicode 6 0 R" if astral else "") + " >>",
+    ]
+    if astral:
+        utf16 = astral.encode("utf-16-be").hex().upper()
+        cmap = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+                "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+                "/CMapName /Adobe-Identity-UCS def /CMapType 2 def\n"
+                "1 begincodespacerange <00> <FF> endcodespacerange\n"
+                f"1 beginbfchar <40> <{utf16}> endbfchar\n"
+                "1 beginbfrange <20> <3F> <0020> endbfrange\n"
+                "1 beginbfrange <41> <7E> <0041> endbfrange\n"
+                "endcmap CMapName currentdict /CMap defineresource pop end end\n")
+        objects.append(f"<< /Length {len(cmap)} >>\nstream\n{cmap}endstream")
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1"))
+    xref = out.tell()
+    out.write(f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode())
+    for offset in offsets:
+        out.write(f"{offset:010d} 00000 n \n".encode())
+    out.write(f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode())
+    return out.getvalue()
+
+
+# --- class 1: characters outside the Basic Multilingual Plane --------------------------------------
+
+
+def test_words_after_an_astral_character_keep_their_boxes():
+    # PDFium counts 𝐴 as two characters (its UTF-16 surrogates); counting it once gave every
+    # later character its neighbour's box, and words came apart: "Re f eren c es".
+    line = "Let @ be a matrix and the references follow in order here"
+    words, _ = read_words(hand_pdf([(72, 700, line)], astral="\U0001D434"))
+    assert [w.text for w in words] == line.replace("@", "\U0001D434").split()
+    assert all(a.x1 < b.x0 for a, b in zip(words, words[1:]))
+
+
+def test_a_list_after_astral_characters_is_read():
+    body = [(72, 740 - 14 * i, f"The value @ = {i} holds for every case we tried in the study.") for i in range(8)]
+    refs = [(72, 600, "References")] + [
+        (72, 580 - 14 * i, f"[{i + 1}] A. Author{i}, A title about @ number {i}, J. Phys. {i} (2020).")
+        for i in range(6)]
+    result = extract_references(hand_pdf(body + refs, astral="\U0001D6FD"))
+    assert [r.raw_text for r in result.references] == [
+        f"A. Author{i}, A title about \U0001D6FD number {i}, J. Phys. {i} (2020)." for i in range(6)]
+
+
+def _width(text: str, size: float = 10) -> float:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return stringWidth(text, "Helvetica", size)
+
+
+BODY_LINES = [f"Sentence {i} of the body says what the study found and why it matters to the field."
+              for i in range(10)]
+LIST = [f"A. Author{i}, B. Writer, and C. Scribe, A study of case {i}, Phys. Rev. Lett. {100 + i}, {i}01 (2019)."
+        for i in range(1, 7)]
+
+
+def _page(lines: list[str], numbers: str | None = None, first: int = 41) -> list[tuple[float, float, str]]:
+    """Lines down a page from x=72; with numbers 'left' or 'right', each line numbered in that margin."""
+    placed = []
+    for row, text in enumerate(lines):
+        y = 740 - 14 * row
+        placed.append((72, y, text))
+        if numbers:
+            number = str(first + row)
+            x = 62 - _width(number) if numbers == "left" else 560
+            placed.append((x, y, number))
+    return placed
+
+
+# --- line numbers of review copies -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_line_numbers_in_a_margin_are_not_read_as_text(side):
+    lines = BODY_LINES + ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    result = extract_references(hand_pdf(_page(lines, side), size=8))
+    assert result.heading == "References"
+    assert [r.raw_text for r in result.references] == LIST
+
+
+# --- lists without a heading -----------------------------------------------------------------------
+
+
+def test_a_numbered_list_without_a_heading_after_the_text_is_the_reference_list():
+    # Physical Review Letters prints its references (and notes) after the text with no heading.
+    lines = BODY_LINES + ["* Corresponding author: someone@example.org"] + [
+        f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    result = extract_references(hand_pdf(_page(lines), size=8))
+    assert result.heading is None
+    assert [r.raw_text for r in result.references] == LIST
+
+
+def test_without_a_heading_or_a_numbered_list_the_refusal_says_both():
+    with pytest.raises(PdfRefused, match="no heading such as 'References'.*no list numbered"):
+        extract_references(hand_pdf(_page(BODY_LINES), size=8))
+
+
+# --- the list's end: captions and tables after it --------------------------------------------------
+
+
+def test_captions_and_a_table_after_the_list_are_not_references():
+    lines = BODY_LINES + ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    placed = _page(lines)
+    y = placed[-1][1] - 40
+    placed += [(72, y, "Fig 6. Running time."), (72, y - 12, "Box plots of running time per variant of each method,"),
+               (72, y - 24, "over 1000 simulations on a workstation."),
+               (72, y - 60, "Model     Accuracy     Time"), (72, y - 72, "Ours      0.93         12 s"),
+               (72, y - 84, "Theirs    0.88         40 s")]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == LIST
+
+
+def test_a_caption_among_the_references_is_left_out():
+    lines = ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST[:3], start=1)] + [
+        "Table 2: Results of the second run, averaged over five seeds.", ""] + [
+        f"[{i}] {text}" for i, text in enumerate(LIST[3:], start=4)]
+    result = extract_references(hand_pdf(_page(BODY_LINES + lines), size=8))
+    assert [r.raw_text for r in result.references] == LIST
+
+
+def test_an_appendix_heading_a_little_larger_than_the_list_ends_it():
+    # \subsection in 12 pt over a list in 10.95 pt: 1.096 times as large.
+    lines = ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    placed = _page(BODY_LINES + lines)
+    y = placed[-1][1] - 30
+    placed += [(72, y, "A Trading Algorithms", 8.77)] + [
+        (72, y - 14 * (k + 1), f"{k + 1}. This section describes the algorithms evaluated in this study.") for k in range(6)]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == LIST
+
+
+# --- columns found per region of the page ----------------------------------------------------------
+
+SHORT = [f"A. Author{i}, Short title {i}, Phys. Rev. {i} (2019)." for i in range(1, 9)]
+
+
+def _two_columns(left: list[str], right: list[str], top: float) -> list[tuple[float, float, str]]:
+    placed = [(72, top - 11 * k, text) for k, text in enumerate(left)]
+    placed += [(320, top - 11 * k, text) for k, text in enumerate(right)]
+    return placed
+
+
+def test_a_float_across_both_columns_does_not_hide_the_gutter():
+    across = [(72, 740 - 11 * k, f"Table 1: row {k} of a wide table that runs across the whole page, "
+                                 f"from the left margin to the right margin, value {k}") for k in range(8)]
+    body = [f"Body line {k} of the left column text goes on here." for k in range(10)]
+    left = body + ["References"] + [f"[{i}] {SHORT[i - 1]}" for i in range(1, 5)]
+    right = [f"[{i}] {SHORT[i - 1]}" for i in range(5, 9)] + [f"After the list, line {k}." for k in range(0)]
+    result = extract_references(hand_pdf(across + _two_columns(left, right, 640), size=7))
+    assert [r.raw_text for r in result.references] == SHORT
+
+
+def test_a_one_column_page_with_a_formula_gap_is_not_cut_in_two():
+    # Display formulas and short lines leave the middle empty on a few rows of a one-column page.
+    placed = []
+    y = 740
+    for k in range(6):
+        placed.append((72, y, f"Line {k} of the running text of this one-column page goes on across it all."))
+        y -= 12
+        if k % 2:
+            placed += [(120, y, "E(x) = a + b"), (420, y, "(3)")]
+            y -= 12
+    placed.append((72, y, "References"))
+    for i, text in enumerate(LIST, start=1):
+        y -= 12
+        placed.append((72, y, f"[{i}] {text}"))
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == LIST
+
+
+def test_a_table_after_an_author_year_list_is_not_read_as_references():
+    authors = [f"Author{i}, A., and Writer, B. 2019. A study of case {i}. Journal of Things {i}: {i}1-{i}9."
+               for i in range(1, 6)]
+    placed = _page(BODY_LINES + ["References"] + authors)
+    y = placed[-1][1] - 40
+    for k, cells in enumerate([("Characteristic", "Mean", "Median"), ("Age (yrs)", "30.2", "29"),
+                               ("Body mass", "26.6", "25"), ("Parity", "0.4", "0"), ("Cycle day", "9.2", "10")]):
+        placed += [(120 + 130 * c, y - 16 * k, cell) for c, cell in enumerate(cells)]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == authors
+
+
+# --- labels and footnotes --------------------------------------------------------------------------
+
+
+def test_labels_glued_to_the_name_are_labels():
+    # "10.Wang": the label's box touches the name and no space is drawn between them.
+    names = ["Wang", "Li", "Chen", "Zhang", "Liu", "Yang", "Huang", "Zhao", "Wu", "Zhou", "Xu"]
+    refs = [f"{name} X, Some title of work {i}. J Appl Phys {i}: {i}0-{i}9 (2018)." for i, name in enumerate(names, 1)]
+    lines = BODY_LINES + ["References"] + [f"{i}.{text}" for i, text in enumerate(refs, start=1)]
+    result = extract_references(hand_pdf(_page(lines), size=8))
+    assert [r.raw_text for r in result.references] == refs
+    assert [r.index for r in result.references] == list(range(1, 12))
+
+
+def test_a_footnote_at_the_foot_of_a_page_is_no_reference():
+    authors = [f"Author{i}, A., and Writer, B. 2019. A study of case {i}. Journal of Things {i}: {i}1-{i}9."
+               for i in range(1, 6)]
+    placed = [(x, y, text, 8) for x, y, text in _page(BODY_LINES + ["References"] + authors)]
+    placed += [(72, 80, "1 The code is at https://example.org/code and the data at https://example.org/data.", 6.5)]
+    result = extract_references(hand_pdf(placed))
+    assert [r.raw_text for r in result.references] == authors
+
+
+def test_tex_accents_set_as_glyphs_of_their_own_are_composed():
+    # OT1 fonts put the accent over the letter as a glyph of its own: "Ag¨ueros", "Le F`evre".
+    refs = ["Ag\u00a8ueros, M. A., and Le F`evre, O. 2009, Fran\u00b8cois and Pavlovi\u00b4c, ApJ, 182, 543.",
+            "Smith, J. 2010, don`t panic, MNRAS, 401, 1."]
+    lines = BODY_LINES + ["References"] + [f"[{i}] {text}" for i, text in enumerate(refs, start=1)]
+    result = extract_references(hand_pdf(_page(lines), size=8))
+    assert [r.raw_text for r in result.references] == [
+        "Agüeros, M. A., and Le Fèvre, O. 2009, François and Pavlović, ApJ, 182, 543.",
+        "Smith, J. 2010, don`t panic, MNRAS, 401, 1."]
+
+
+def test_a_hanging_indent_list_is_read_with_a_figures_labels_after_it():
+    refs = [(f"Author{i}, A., Writer, B., & Scribe, C. 2015, The Astrophysical Journal Supplement Series and",
+             f"its companion letters, {i}82, {i}43") for i in range(1, 12)]
+    lines = []
+    for first, second in refs:
+        lines += [(72, first), (107, second)]
+    placed = [(72, 740 - 14 * k, text) for k, text in enumerate(BODY_LINES[:4])]
+    placed.append((72, 740 - 14 * 4, "REFERENCES"))
+    y = 740 - 14 * 5
+    placed += [(x, y - 14 * k, text) for k, (x, text) in enumerate(lines)]
+    y -= 14 * len(lines) + 20
+    placed += [(x, y - 9 * k, label) for k, (x, label) in enumerate(
+        [(230, "0.5"), (255, "ABC Posteriors"), (210, "0.4"), (300, "Leauthaud+(2012)"), (205, "0.3"),
+         (320, "More+(2011)"), (215, "0.2"), (260, "Tinker+(2013)"), (330, "0 2 4 6 tduty [Gyr]")])]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in refs]
+
+
+def test_line_numbers_every_fifth_line_are_dropped():
+    lines = BODY_LINES + BODY_LINES[:5] + ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    placed = [(72, 740 - 14 * row, text) for row, text in enumerate(lines)]
+    placed += [(62 - _width(str(n), 8), 740 - 14 * (n - 1), str(n)) for n in range(5, len(lines) + 1, 5)]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == LIST
