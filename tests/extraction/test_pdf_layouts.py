@@ -5,7 +5,6 @@ keep each class it found fixed, on PDFs typeset in the test (reportlab, or a few
 PDF objects where reportlab cannot say what is needed).
 """
 import io
-import re
 
 import pytest
 
