@@ -1,0 +1,26 @@
+"""Reference strings to fields with a CRF sequence labeller trained on GROBID's and AnyStyle's
+hand-labelled references (see docs/parsing.md)."""
+from citations.parsing.fields import build
+from citations.parsing.tagger import Tagger, shipped
+from citations.parsing.tokens import tokenise
+from citations.resolution.identifiers import find_identifiers
+from citations.resolution.parser import ParsedReference
+from citations.resolution.text import clean_reference_text
+
+PARSER_NAME = "pith-crf/1"
+
+
+def parse_reference(raw: str, tagger: Tagger | None = None) -> ParsedReference:
+    """Parse one reference string."""
+    tagger = tagger or shipped()
+    text = clean_reference_text(raw or "")
+    tokens = tokenise(text)
+    identifiers = find_identifiers(text)
+    labels = tagger.labels(text, tokens, identifiers)
+    return build(raw, text, tokens, labels, identifiers, PARSER_NAME)
+
+
+def parse_references(raws, tagger: Tagger | None = None) -> list[ParsedReference]:
+    """Parse a list of reference strings (one model lookup for the list)."""
+    tagger = tagger or shipped()
+    return [parse_reference(raw, tagger) for raw in raws]

@@ -1,0 +1,98 @@
+"""Labelled tokens to a ParsedReference: the runs of each label become fields, tidied."""
+import re
+
+from citations.parsing.cues import MONTHS
+from citations.parsing.labels import OTHER
+from citations.parsing.names import split_names
+from citations.parsing.tokens import Token
+from citations.resolution.identifiers import Identifier
+from citations.resolution.parser import ParsedReference
+
+_YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|20[0-9][0-9])(?![0-9])")
+_MONTH = re.compile(r"[A-Za-z]+")
+_ISBN = re.compile(r"\bISBN(?:-1[03])?\s*:?\s*((?:97[89][\s-]?)?[0-9][0-9\s-]{7,14}[0-9Xx])\b", re.I)
+# Typesetting leftovers that are never part of a title: TeX ties, quotes written as `` '', braces.
+_TEX = re.compile(r"``|''|\\[a-zA-Z]+\s*|[{}~]")
+_EDGE = " .,;:-–—/\"'“”‘’`"
+_GAP_JOINS = {":", "-", "–", ",", ";", "/", "'", "’", "“", "”"}
+
+
+def runs(tokens: list[Token], labels: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """For each label, its runs as token index ranges [i, j); a run broken by a single joining
+    token (a colon the model left outside a title) is one run."""
+    found: dict[str, list[tuple[int, int]]] = {}
+    i, n = 0, len(labels)
+    while i < n:
+        label, j = labels[i], i + 1
+        while j < n and labels[j] == label:
+            j += 1
+        if label != OTHER:
+            spans = found.setdefault(label, [])
+            if spans and spans[-1][1] == i - 1 and tokens[i - 1].text in _GAP_JOINS:
+                spans[-1] = (spans[-1][0], j)
+            else:
+                spans.append((i, j))
+        i = j
+    return found
+
+
+def _text(text: str, tokens: list[Token], span: tuple[int, int]) -> str:
+    return text[tokens[span[0]].start:tokens[span[1] - 1].end]
+
+
+def _field(text, tokens, spans, label) -> str | None:
+    if label not in spans:
+        return None
+    value = _text(text, tokens, spans[label][0]).strip(_EDGE)
+    return value or None
+
+
+def tidy_title(title: str | None) -> str | None:
+    """A title without TeX leftovers, surrounding quotes or punctuation."""
+    if not title:
+        return None
+    title = " ".join(_TEX.sub(" ", title).split()).strip(_EDGE)
+    return title if len(title) >= 2 else None
+
+
+def _people(text, tokens, spans, label):
+    if label not in spans:
+        return []
+    names = []
+    for span in spans[label]:
+        end = tokens[span[1] - 1].end
+        if end < len(text) and text[end] == "." and len(tokens[span[1] - 1].text) == 1:
+            end += 1              # the period of a final initial ("Smith, J.") is the name's
+        names += split_names(text[tokens[span[0]].start:end])
+    return names
+
+
+def _year_and_month(text, tokens, spans) -> tuple[int | None, int | None]:
+    year = month = None
+    for span in spans.get("date", []):
+        written = _text(text, tokens, span)
+        if year is None and (match := _YEAR.search(written)):
+            year = int(match.group(1))
+        if month is None:
+            month = next((MONTHS[w.lower()] for w in _MONTH.findall(written) if w.lower() in MONTHS), None)
+    return year, month
+
+
+def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifiers: list[Identifier],
+          parser: str | None = None) -> ParsedReference:
+    """The ParsedReference that labelled tokens describe."""
+    spans = runs(tokens, labels)
+    names = _people(text, tokens, spans, "author")
+    editors = _people(text, tokens, spans, "editor")
+    year, month = _year_and_month(text, tokens, spans)
+    container = next((_field(text, tokens, spans, c) for c in ("journal", "booktitle", "series") if c in spans), None)
+    pages = _field(text, tokens, spans, "pages")
+    isbn = _ISBN.search(text)
+    return ParsedReference(
+        raw=raw, title=tidy_title(_field(text, tokens, spans, "title")), year=year,
+        authors=tuple(n.text for n in names), venue=container, identifiers=tuple(identifiers),
+        names=tuple(names), editors=tuple(editors), container=container,
+        volume=_field(text, tokens, spans, "volume"), issue=_field(text, tokens, spans, "issue"),
+        pages=pages, month=month, publisher=_field(text, tokens, spans, "publisher"),
+        place=_field(text, tokens, spans, "place"), note=_field(text, tokens, spans, "note"),
+        isbn=re.sub(r"[\s-]", "", isbn.group(1)).upper() if isbn else None, parser=parser)

@@ -1,0 +1,168 @@
+"""The labelled training sets read into (text, tokens, labels): GROBID's citation TEI and AnyStyle's XML.
+
+Each string's text is cleaned the way parse_reference cleans its input (per field, so labels keep
+their characters), then tokenised; a token takes the label of its first character. Labels are then
+harmonised: AnyStyle keeps punctuation and words like "In", "pp." or "ed." inside its fields where
+GROBID leaves them outside, and a model learning from both needs one convention (GROBID's).
+"""
+import hashlib
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from citations.parsing.labels import OTHER, anystyle_label, grobid_label
+from citations.parsing.tokens import Token, tokenise
+from citations.resolution.text import clean_reference_text
+
+
+class MissingTrainingData(FileNotFoundError):
+    """A training data directory or file is not where it should be."""
+
+
+@dataclass(frozen=True)
+class LabelledString:
+    source: str            # "grobid-corpus", "grobid-evaluation", "anystyle"
+    text: str
+    tokens: list[Token]
+    labels: list[str]
+
+    @property
+    def key(self) -> str:
+        """The string with all whitespace removed: copies of one string share it."""
+        return "".join(self.text.split())
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _inner_text(element: ET.Element) -> str:
+    parts = [element.text or ""]
+    for child in element:
+        parts.append(" " if _local(child.tag) == "lb" else _inner_text(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def _clean_segment(text: str) -> str:
+    core = clean_reference_text(text)
+    if not core:
+        return " " if text else ""
+    return (" " if text[:1].isspace() else "") + core + (" " if text[-1:].isspace() else "")
+
+
+def _labelled(source: str, segments: list[tuple[str, str]]) -> LabelledString | None:
+    chars: list[str] = []
+    char_labels: list[str] = []
+    for text, label in segments:
+        for ch in _clean_segment(text):
+            if ch.isspace():
+                if not chars or chars[-1] == " ":
+                    continue
+                ch = " "
+            chars.append(ch)
+            char_labels.append(label)
+    while chars and chars[-1] == " ":
+        chars.pop()
+        char_labels.pop()
+    text = "".join(chars)
+    if not text:
+        return None
+    tokens = tokenise(text)
+    labels = harmonise([t.text for t in tokens], [char_labels[t.start] for t in tokens])
+    return LabelledString(source, text, tokens, labels)
+
+
+def read_grobid(path: Path, source: str) -> list[LabelledString]:
+    """Every <bibl> of one GROBID TEI file."""
+    root = ET.parse(path).getroot()
+    found = []
+    for bibl in (e for e in root.iter() if _local(e.tag) == "bibl"):
+        segments = [(bibl.text or "", OTHER)]
+        for child in bibl:
+            tag, text = _local(child.tag), _inner_text(child)
+            segments.append((text, OTHER if tag == "lb" else grobid_label(tag, child.attrib, text)))
+            segments.append((child.tail or "", OTHER))
+        if not any(label == "title" for _, label in segments):
+            # A book or proceedings cited whole: its title is the work's title, as in AnyStyle.
+            segments = [(text, "title" if label == "booktitle" else label) for text, label in segments]
+        labelled = _labelled(source, segments)
+        if labelled:
+            found.append(labelled)
+    return found
+
+
+def read_anystyle(path: Path) -> list[LabelledString]:
+    """Every <sequence> of one AnyStyle file (its fields are joined with single spaces)."""
+    found = []
+    for sequence in ET.parse(path).getroot().iter("sequence"):
+        segments = []
+        for child in sequence:
+            if (child.text or "").strip():
+                segments.append((child.text + " ", anystyle_label(child.tag)))
+        labelled = _labelled("anystyle", segments)
+        if labelled:
+            found.append(labelled)
+    return found
+
+
+# Words that introduce a field rather than belong to it.
+_LEADING = {
+    "booktitle": {"In", "in", "IN"}, "journal": {"In", "in"}, "series": {"In", "in"},
+    "pages": {"pp", "p", "pages", "page", "Pp", "P", "S", "pgs"},
+    "volume": {"vol", "Vol", "VOL", "volume", "Volume", "vols", "Vols", "Bd", "v", "V"},
+    "issue": {"no", "No", "NO", "nr", "Nr", "issue", "Issue", "n", "num"},
+    "editor": {"ed", "eds", "Ed", "Eds", "edited", "Edited", "by", "editor", "editors", "Hrsg", "hrsg"},
+}
+_TRAILING = {"editor": {"ed", "eds", "Ed", "Eds", "editor", "editors", "Hrsg", "hrsg"}}
+_EDGE_PUNCTUATION = set(".,;:\"“”‘’'`")
+
+
+def harmonise(words: list[str], labels: list[str]) -> list[str]:
+    """Labels with the edges of each field trimmed to GROBID's convention (see the module docstring)."""
+    labels = list(labels)
+    i = 0
+    while i < len(labels):
+        j = i
+        while j < len(labels) and labels[j] == labels[i]:
+            j += 1
+        if labels[i] != OTHER:
+            _trim(words, labels, i, j)
+        i = j
+    return labels
+
+
+def _split_issue(words, labels, start, end):
+    """AnyStyle's volume holds the issue too ("36(3)"): the bracketed number is the issue, as in GROBID."""
+    for k in range(start, end - 2):
+        if words[k] == "(" and words[k + 2] == ")" and words[k + 1].isalnum():
+            labels[k], labels[k + 1], labels[k + 2] = OTHER, "issue", OTHER
+            return
+
+
+def _trim(words, labels, start, end):
+    label = labels[start]
+    if label == "volume":
+        _split_issue(words, labels, start, end)
+    leading, trailing = _LEADING.get(label, set()), _TRAILING.get(label, set())
+    while start < end:
+        word = words[start]
+        opens = sum(w in "([" for w in words[start:end]) > sum(w in ")]" for w in words[start:end])
+        if word in _EDGE_PUNCTUATION or word in leading or word in ")]" or (word in "([" and opens):
+            labels[start] = OTHER
+            start += 1
+        else:
+            break
+    while end > start:
+        word = words[end - 1]
+        closes = sum(w in ")]" for w in words[start:end]) > sum(w in "([" for w in words[start:end])
+        if word in _EDGE_PUNCTUATION or word in trailing or word in "([" or (word in ")]" and closes):
+            end -= 1
+            labels[end] = OTHER
+        else:
+            break
+
+
+def sha256(path: Path) -> str:
+    """The hex sha256 digest of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
