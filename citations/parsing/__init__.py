@@ -3,7 +3,7 @@ hand-labelled references (see docs/parsing.md)."""
 from citations.parsing.fields import build
 from citations.parsing.tagger import Tagger, shipped
 from citations.parsing.tokens import tokenise
-from citations.resolution.identifiers import find_identifiers
+from citations.parsing.identifiers import read_identifiers
 from citations.resolution.parser import ParsedReference
 from citations.resolution.text import clean_reference_text
 
@@ -15,7 +15,7 @@ def parse_reference(raw: str, tagger: Tagger | None = None) -> ParsedReference:
     tagger = tagger or shipped()
     text = clean_reference_text(raw or "")
     tokens = tokenise(text)
-    identifiers = find_identifiers(text)
+    identifiers = read_identifiers(text)
     labels = tagger.labels(text, tokens, identifiers)
     return build(raw, text, tokens, labels, identifiers, PARSER_NAME)
 

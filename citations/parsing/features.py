@@ -14,7 +14,6 @@ from citations.resolution.identifiers import Identifier
 
 WINDOW = 3              # neighbours on each side whose own features a token sees
 _LEXICAL_WINDOW = 2     # of those, how far the richer ones (shape, cue) reach; the word reaches WINDOW
-_CACHE: dict[str, tuple[list[str], ...]] = {}
 _CACHE_LIMIT = 200_000
 _YEAR = re.compile(r"^(1[5-9][0-9][0-9]|20[0-9][0-9])[a-z]?$")
 _ROMAN = re.compile(r"^[IVXLC]+$|^[ivxlc]+$")
@@ -62,47 +61,98 @@ def _own(text: str) -> list[str]:
     return features
 
 
-def _windowed(text: str) -> tuple[list[str], ...]:
-    """A token's features as seen from each position of the window, prefixed by the offset."""
-    cached = _CACHE.get(text)
-    if cached is None:
-        own = _own(text)
-        word = own[:1]
-        shifted = []
-        for offset in range(-WINDOW, WINDOW + 1):
-            source = own if abs(offset) <= _LEXICAL_WINDOW else word
-            shifted.append([f"{offset}{f}" for f in source] if offset else own)
-        cached = tuple(shifted)
-        if len(_CACHE) < _CACHE_LIMIT:
-            _CACHE[text] = cached
-    return cached
+class Featuriser:
+    """Builds the feature lists of strings; with `known`, only features the model has weights for
+    (the others change nothing in tagging, and passing them to CRFsuite is most of its cost)."""
+
+    def __init__(self, known: set[str] | None = None):
+        self.known = known
+        self._cache: dict[str, tuple[list[str], ...]] = {}
+
+    def windowed(self, text: str) -> tuple[list[str], ...]:
+        """A token's features as seen from each position of the window, prefixed by the offset."""
+        cached = self._cache.get(text)
+        if cached is None:
+            own = _own(text)
+            word = own[:1]
+            shifted = []
+            for offset in range(-WINDOW, WINDOW + 1):
+                source = own if abs(offset) <= _LEXICAL_WINDOW else word
+                names = [f"{offset}{f}" for f in source] if offset else own
+                if self.known is not None:
+                    names = [f for f in names if f in self.known]
+                shifted.append(names)
+            cached = tuple(shifted)
+            if len(self._cache) < _CACHE_LIMIT:
+                self._cache[text] = cached
+        return cached
+
+    def string(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
+        """The feature lists of every token of one string, for the CRF."""
+        n = len(tokens)
+        windowed = self.windowed
+        windows = [windowed(t.text) for t in tokens]
+        rows = _context(text, tokens, identifiers)
+        lowers = [t.text.lower() for t in tokens]
+        known = self.known
+        last = n - 1
+        for k in range(n):
+            row = rows[k]
+            if k >= WINDOW and k + WINDOW <= last:           # the usual case: the whole window inside
+                for offset in _OFFSETS:
+                    row += windows[k + offset][offset + WINDOW]
+            else:
+                for offset in _OFFSETS:
+                    j = k + offset
+                    if 0 <= j <= last:
+                        row += windows[j][offset + WINDOW]
+                    elif offset == -1 or offset == 1:
+                        row.append(_EDGES[offset])
+            if k:
+                bigram = "b=" + lowers[k - 1] + "|" + lowers[k]
+                if known is None or bigram in known:
+                    row.append(bigram)
+            if k < last:
+                bigram = "b+=" + lowers[k] + "|" + lowers[k + 1]
+                if known is None or bigram in known:
+                    row.append(bigram)
+        return rows
+
+
+_TRAINING = Featuriser()
+_OFFSETS = range(-WINDOW, WINDOW + 1)
+_EDGES = {-1: "-1edge", 1: "1edge"}
+_POSITION = [f"pos={i}" for i in range(10)]
+_SENTENCES = [f"sent={i}" for i in range(5)]
+_YEARS = [f"yrs={i}" for i in range(3)]
+
+
+def _marks(spans, starts, n, value) -> list:
+    marked = [None] * n
+    for a, b in spans:
+        for k, s in enumerate(starts):
+            if a <= s < b:
+                marked[k] = value if isinstance(value, str) else value[(a, b)]
+    return marked
 
 
 def _context(text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
     """Per token, what depends on its place in the string."""
     n = len(tokens)
-    in_range = [False] * n
-    identifier_kind: list[str | None] = [None] * n
-    ranges = [m.span() for m in _PAGE_RANGE.finditer(text)]
-    spans = [(i.span, i.kind) for i in identifiers]
     starts = [t.start for t in tokens]
-    for (a, b) in ranges:
-        for k, s in enumerate(starts):
-            if a <= s < b:
-                in_range[k] = True
-    for (a, b), kind in spans:
-        for k, s in enumerate(starts):
-            if a <= s < b:
-                identifier_kind[k] = kind
+    in_range = _marks([m.span() for m in _PAGE_RANGE.finditer(text)], starts, n, "range")
+    kinds = {i.span: "id=" + i.kind for i in identifiers}
+    identifier_kind = _marks(list(kinds), starts, n, kinds) if kinds else [None] * n
     context = []
     depth = quote = sentences = years = 0
     previous_end = -1
+    following = starts[1:] + [-1]
     for k, token in enumerate(tokens):
-        t = token.text
-        row = ["b", "pos=" + str(10 * k // n), "sent=" + str(min(sentences, 4)), "yrs=" + str(min(years, 2))]
-        if token.start == previous_end:
+        t, start, end = token
+        row = ["b", _POSITION[10 * k // n], _SENTENCES[sentences if sentences < 4 else 4], _YEARS[years if years < 2 else 2]]
+        if start == previous_end:
             row.append("glued")
-        if k + 1 < n and tokens[k + 1].start == token.end:
+        if following[k] == end:
             row.append("glued+1")
         if depth:
             row.append("inparen")
@@ -111,44 +161,80 @@ def _context(text: str, tokens: list[Token], identifiers: list[Identifier]) -> l
         if in_range[k]:
             row.append("range")
         if identifier_kind[k]:
-            row.append("id=" + identifier_kind[k])
-        if k == 0:
-            row.append("first")
-        if k == n - 1:
-            row.append("last")
+            row.append(identifier_kind[k])
         context.append(row)
-        previous_end = token.end
-        if t in "([":
-            depth += 1
-        elif t in ")]" and depth:
-            depth -= 1
-        elif t in "“\"":
-            quote = 0 if (t == "\"" and quote) else 1
-        elif t == "”":
-            quote = 0
-        elif t == "." and k and len(tokens[k - 1].text) > 1 and k + 1 < n and tokens[k + 1].start > token.end:
-            sentences += 1
-        if _YEAR.match(t):
+        previous_end = end
+        if len(t) == 1 and not t.isalnum():
+            if t == "(" or t == "[":
+                depth += 1
+            elif (t == ")" or t == "]") and depth:
+                depth -= 1
+            elif t == "“" or t == "\"":
+                quote = 0 if (t == "\"" and quote) else 1
+            elif t == "”":
+                quote = 0
+            elif t == "." and k and len(tokens[k - 1].text) > 1 and following[k] > end:
+                sentences += 1
+        elif t[0].isdigit() and _YEAR.match(t):
             years += 1
+    context[0].append("first")
+    context[-1].append("last")
+    _add_segments(tokens, context)
     return context
 
 
-def string_features(text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
-    """The feature lists of every token of one string, for the CRF."""
+_BREAKS = {",", ";", "(", ")", "[", "]", "“", "”", "\""}
+_SEG_LENGTH = ["sl=0", "sl=1", "sl=2", "sl=3", "sl=4", "sl=4", "sl=4", "sl=7"]
+_SEG_INDEX = [f"si={i}" for i in range(6)]
+
+
+def _add_segments(tokens: list[Token], context: list[list[str]]) -> None:
+    """What the comma-delimited piece a token sits in looks like: its length, how many of its words
+    are lower case (titles) or abbreviations (journals), whether it holds digits. A title and a
+    journal look alike token by token, and unlike piece by piece."""
     n = len(tokens)
-    windows = [_windowed(t.text) for t in tokens]
-    rows = _context(text, tokens, identifiers)
-    lowers = [t.text.lower() for t in tokens]
-    for k in range(n):
-        row = rows[k]
-        for offset in range(-WINDOW, WINDOW + 1):
-            j = k + offset
-            if 0 <= j < n:
-                row += windows[j][offset + WINDOW]
-            elif offset in (-1, 1):
-                row.append(f"{offset}edge")
-        if k:
-            row.append("b=" + lowers[k - 1] + "|" + lowers[k])
-        if k + 1 < n:
-            row.append("b+=" + lowers[k] + "|" + lowers[k + 1])
-    return rows
+    pieces, start = [], 0
+    for k, (t, _, end) in enumerate(tokens):
+        is_break = t in _BREAKS or (t == "." and k and len(tokens[k - 1].text) >= 5 and k + 1 < n
+                                    and tokens[k + 1].start > end)
+        if is_break:
+            if k > start:
+                pieces.append((start, k))
+            start = k + 1
+    if start < n:
+        pieces.append((start, n))
+    described = [_describe(tokens, a, b, index) for index, (a, b) in enumerate(pieces)]
+    for index, (a, b) in enumerate(pieces):
+        features = described[index]
+        if index + 1 < len(pieces):
+            features = features + ["n" + f for f in described[index + 1][2:4]]
+        else:
+            features = features + ["nlast"]
+        for k in range(a, b):
+            context[k] += features
+
+
+def _describe(tokens: list[Token], a: int, b: int, index: int) -> list[str]:
+    n = len(tokens)
+    words = lower = abbreviations = digits = 0
+    for k in range(a, b):
+        t = tokens[k].text
+        if t[0].isalpha():
+            words += 1
+            if t[0].islower() and len(t) > 1:
+                lower += 1
+            elif k + 1 < n and tokens[k + 1].text == "." and tokens[k + 1].start == tokens[k].end:
+                abbreviations += 1
+        elif t[0].isdigit():
+            digits += 1
+    features = [_SEG_LENGTH[min(words, 7)], _SEG_INDEX[min(index, 5)],
+                "slo=" + ("0" if not lower else "1" if 3 * lower < words else "2"),
+                "sab=" + ("0" if not abbreviations else "1" if 2 * abbreviations < words else "2")]
+    if digits:
+        features.append("sd")
+    return features
+
+
+def string_features(text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
+    """Every feature of every token of one string (for training)."""
+    return _TRAINING.string(text, tokens, identifiers)

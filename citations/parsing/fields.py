@@ -78,6 +78,12 @@ def _year_and_month(text, tokens, spans) -> tuple[int | None, int | None]:
     return year, month
 
 
+def _after_in(tokens: list[Token], span: tuple[int, int]) -> bool:
+    """Whether "In" (or "in:") introduces a run: then it is where the work appeared."""
+    before = [t.text.lower() for t in tokens[max(0, span[0] - 2):span[0]]]
+    return "in" in before
+
+
 def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifiers: list[Identifier],
           parser: str | None = None) -> ParsedReference:
     """The ParsedReference that labelled tokens describe."""
@@ -85,11 +91,16 @@ def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifie
     names = _people(text, tokens, spans, "author")
     editors = _people(text, tokens, spans, "editor")
     year, month = _year_and_month(text, tokens, spans)
+    title = _field(text, tokens, spans, "title")
+    if title is None and "booktitle" in spans and "journal" not in spans and not _after_in(tokens, spans["booktitle"][0]):
+        # A book or proceedings cited whole is its own title (as the training labels have it).
+        title = _field(text, tokens, spans, "booktitle")
+        del spans["booktitle"]
     container = next((_field(text, tokens, spans, c) for c in ("journal", "booktitle", "series") if c in spans), None)
     pages = _field(text, tokens, spans, "pages")
     isbn = _ISBN.search(text)
     return ParsedReference(
-        raw=raw, title=tidy_title(_field(text, tokens, spans, "title")), year=year,
+        raw=raw, title=tidy_title(title), year=year,
         authors=tuple(n.text for n in names), venue=container, identifiers=tuple(identifiers),
         names=tuple(names), editors=tuple(editors), container=container,
         volume=_field(text, tokens, spans, "volume"), issue=_field(text, tokens, spans, "issue"),

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from citations.parsing.fields import build, runs
 from citations.parsing.training_data import LabelledString
-from citations.resolution.identifiers import find_identifiers, normalise_doi
+from citations.parsing.identifiers import read_identifiers
+from citations.resolution.identifiers import normalise_doi
 from citations.resolution.parser import ParsedReference
 from citations.resolution.text import fold
 
@@ -37,7 +38,7 @@ def value(parsed: ParsedReference, name: str):
 
 def gold(string: LabelledString) -> ParsedReference:
     """The fields a labelled string's labels describe."""
-    return build(string.text, string.text, string.tokens, string.labels, find_identifiers(string.text))
+    return build(string.text, string.text, string.tokens, string.labels, read_identifiers(string.text))
 
 
 def gold_dois(string: LabelledString) -> set[str]:

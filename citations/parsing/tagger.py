@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pycrfsuite
 
-from citations.parsing.features import string_features
+from citations.parsing.features import Featuriser
 from citations.parsing.tokens import Token
 from citations.resolution.identifiers import Identifier
 
@@ -25,12 +25,13 @@ class Tagger:
                                     "build it with: python manage.py train_reference_parser")
         self._tagger = pycrfsuite.Tagger()
         self._tagger.open(str(self.path))
+        self._features = Featuriser({attribute for attribute, _ in self._tagger.info().state_features})
 
     def labels(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[str]:
         """The label of each token of one string."""
         if not tokens:
             return []
-        return self._tagger.tag(pycrfsuite.ItemSequence(string_features(text, tokens, identifiers)))
+        return self._tagger.tag(self._features.string(text, tokens, identifiers))
 
 
 def shipped() -> Tagger:

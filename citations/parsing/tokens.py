@@ -1,9 +1,11 @@
-"""Reference text to tokens with character offsets: runs of word characters, and each other
-non-space character on its own (punctuation separates fields, so the model must see it)."""
+"""Reference text to tokens with character offsets: runs of letters, runs of digits, and each
+other non-space character on its own. Punctuation separates fields, so the model must see it;
+letters and digits are split because PDF text glues fields together ("B262", "Tisserand P2015"),
+while whether a token is glued to the one before is a feature of its own."""
 import re
 from typing import NamedTuple
 
-_TOKEN = re.compile(r"\w+|[^\w\s]")
+_TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_")
 
 
 class Token(NamedTuple):
@@ -14,4 +16,9 @@ class Token(NamedTuple):
 
 def tokenise(text: str) -> list[Token]:
     """The tokens of a text, in order, each with its [start, end) offsets."""
-    return [Token(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    tokens, position, new = [], 0, tuple.__new__
+    for word in _TOKEN.findall(text):
+        start = text.index(word, position)
+        position = start + len(word)
+        tokens.append(new(Token, (word, start, position)))
+    return tokens

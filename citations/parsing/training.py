@@ -5,7 +5,7 @@ import pycrfsuite
 
 from citations.parsing.features import string_features
 from citations.parsing.training_data import LabelledString
-from citations.resolution.identifiers import find_identifiers
+from citations.parsing.identifiers import read_identifiers
 
 # L1 (c1) prunes features that do not help, which keeps the model file small; features seen once
 # are dropped before training for the same reason.
@@ -17,7 +17,8 @@ def train(strings: list[LabelledString], path: Path, options: dict | None = None
     """Train a model on the strings, in their order, and write it to path."""
     trainer = pycrfsuite.Trainer(algorithm="lbfgs", verbose=False)
     for string in strings:
-        trainer.append(pycrfsuite.ItemSequence(string_features(string.text, string.tokens, find_identifiers(string.text))), string.labels)
+        features = string_features(string.text, string.tokens, read_identifiers(string.text))
+        trainer.append(pycrfsuite.ItemSequence(features), string.labels)
     trainer.set_params(dict(OPTIONS, **(options or {})))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -112,9 +112,10 @@ _LEADING = {
     "pages": {"pp", "p", "pages", "page", "Pp", "P", "S", "pgs"},
     "volume": {"vol", "Vol", "VOL", "volume", "Volume", "vols", "Vols", "Bd", "v", "V"},
     "issue": {"no", "No", "NO", "nr", "Nr", "issue", "Issue", "n", "num"},
-    "editor": {"ed", "eds", "Ed", "Eds", "edited", "Edited", "by", "editor", "editors", "Hrsg", "hrsg"},
+    "editor": {"ed", "eds", "Ed", "Eds", "edited", "Edited", "by", "editor", "editors", "Hrsg", "hrsg", "In", "in"},
 }
-_TRAILING = {"editor": {"ed", "eds", "Ed", "Eds", "editor", "editors", "Hrsg", "hrsg"}}
+# "(Eds.)" closes an editor list in AnyStyle's labels and follows it in GROBID's.
+_TRAILING = {"editor": {"ed", "eds", "Ed", "Eds", "editor", "editors", "Editors", "Hrsg", "hrsg", "(", ")"}}
 _EDGE_PUNCTUATION = set(".,;:\"“”‘’'`")
 
 
@@ -148,7 +149,7 @@ def _trim(words, labels, start, end):
     while start < end:
         word = words[start]
         opens = sum(w in "([" for w in words[start:end]) > sum(w in ")]" for w in words[start:end])
-        if word in _EDGE_PUNCTUATION or word in leading or word in ")]" or (word in "([" and opens):
+        if word in _EDGE_PUNCTUATION or word in leading or word in (")", "]") or (word in ("(", "[") and opens):
             labels[start] = OTHER
             start += 1
         else:
@@ -156,7 +157,7 @@ def _trim(words, labels, start, end):
     while end > start:
         word = words[end - 1]
         closes = sum(w in ")]" for w in words[start:end]) > sum(w in "([" for w in words[start:end])
-        if word in _EDGE_PUNCTUATION or word in trailing or word in "([" or (word in ")]" and closes):
+        if word in _EDGE_PUNCTUATION or word in trailing or word in ("(", "[") or (word in (")", "]") and closes):
             end -= 1
             labels[end] = OTHER
         else:
