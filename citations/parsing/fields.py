@@ -14,6 +14,10 @@ _ISBN = re.compile(r"\bISBN(?:-1[03])?\s*:?\s*((?:97[89][\s-]?)?[0-9][0-9\s-]{7,
 # Typesetting leftovers that are never part of a title: TeX ties, quotes written as `` '', braces.
 _TEX = re.compile(r"``|''|\\[a-zA-Z]+\s*|[{}~]")
 _EDGE = " .,;:-–—/\"'“”‘’`"
+# An edition note closing a book title is not part of it: "(Third Edition)", ", 2nd edn".
+_EDITION = re.compile(r"\s*(?:\(\s*\w*\s*(?:edition|edn)\.?\s*\)|,\s*\w+\s+(?:edition|edn|ed)\.?)$", re.I)
+# Labels whose text may hold a colon or comma the model left outside; numbers never join.
+_WORDY = {"title", "booktitle", "journal", "series", "author", "editor", "publisher", "note"}
 _GAP_JOINS = {":", "-", "–", ",", ";", "/", "'", "’", "“", "”"}
 
 
@@ -28,7 +32,7 @@ def runs(tokens: list[Token], labels: list[str]) -> dict[str, list[tuple[int, in
             j += 1
         if label != OTHER:
             spans = found.setdefault(label, [])
-            if spans and spans[-1][1] == i - 1 and tokens[i - 1].text in _GAP_JOINS:
+            if spans and spans[-1][1] == i - 1 and tokens[i - 1].text in _GAP_JOINS and label in _WORDY:
                 spans[-1] = (spans[-1][0], j)
             else:
                 spans.append((i, j))
@@ -52,7 +56,24 @@ def tidy_title(title: str | None) -> str | None:
     if not title:
         return None
     title = " ".join(_TEX.sub(" ", title).split()).strip(_EDGE)
+    without_edition = _EDITION.sub("", title)
+    if len(without_edition) >= 0.5 * len(title):
+        title = without_edition.strip(_EDGE)
     return title if len(title) >= 2 else None
+
+
+def _bracketed_group(tokens: list[Token], spans: dict) -> None:
+    """ "M. Ackermann et al. (Fermi-LAT), Phys. Rev. ...": a short bracketed name right after the
+    authors is their collaboration, not a title."""
+    if "title" not in spans or "author" not in spans:
+        return
+    i, j = spans["title"][0]
+    a, b = spans["author"][-1]
+    if b + 1 == i and tokens[b].text == "(" and j < len(tokens) and tokens[j].text == ")" and j - i <= 6:
+        spans["author"][-1] = (a, j + 1)
+        spans["title"].pop(0)
+        if not spans["title"]:
+            del spans["title"]
 
 
 def _people(text, tokens, spans, label):
@@ -88,6 +109,7 @@ def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifie
           parser: str | None = None) -> ParsedReference:
     """The ParsedReference that labelled tokens describe."""
     spans = runs(tokens, labels)
+    _bracketed_group(tokens, spans)
     names = _people(text, tokens, spans, "author")
     editors = _people(text, tokens, spans, "editor")
     year, month = _year_and_month(text, tokens, spans)

@@ -69,7 +69,8 @@ def _labelled(source: str, segments: list[tuple[str, str]]) -> LabelledString | 
     if not text:
         return None
     tokens = tokenise(text)
-    labels = harmonise([t.text for t in tokens], [char_labels[t.start] for t in tokens])
+    glued = [k + 1 < len(tokens) and tokens[k + 1].start == t.end for k, t in enumerate(tokens)]
+    labels = harmonise([t.text for t in tokens], [char_labels[t.start] for t in tokens], glued)
     return LabelledString(source, text, tokens, labels)
 
 
@@ -119,7 +120,18 @@ _TRAILING = {"editor": {"ed", "eds", "Ed", "Eds", "editor", "editors", "Editors"
 _EDGE_PUNCTUATION = set(".,;:\"“”‘’'`")
 
 
-def harmonise(words: list[str], labels: list[str]) -> list[str]:
+def _closing(words, start, end) -> int | None:
+    """The index of the bracket closing the one at start, within [start, end)."""
+    depth = 0
+    for k in range(start, end):
+        depth += words[k] in ("(", "[")
+        depth -= words[k] in (")", "]")
+        if depth == 0:
+            return k
+    return None
+
+
+def harmonise(words: list[str], labels: list[str], glued: list[bool] | None = None) -> list[str]:
     """Labels with the edges of each field trimmed to GROBID's convention (see the module docstring)."""
     labels = list(labels)
     i = 0
@@ -128,28 +140,49 @@ def harmonise(words: list[str], labels: list[str]) -> list[str]:
         while j < len(labels) and labels[j] == labels[i]:
             j += 1
         if labels[i] != OTHER:
-            _trim(words, labels, i, j)
+            for _ in range(2):          # trimming one end can unbalance brackets at the other
+                _trim(words, labels, i, j, glued or [False] * len(words))
+                while i < j and labels[i] == OTHER:
+                    i += 1
+                while j > i and labels[j - 1] == OTHER:
+                    j -= 1
         i = j
     return labels
 
 
+_ISSUE_CUES = {"no", "No", "NO", "nr", "Nr", "issue", "Issue", "n", "num", "Heft"}
+
+
 def _split_issue(words, labels, start, end):
-    """AnyStyle's volume holds the issue too ("36(3)"): the bracketed number is the issue, as in GROBID."""
+    """AnyStyle's volume holds the issue too ("36(3)", "36, no. 9"): the issue is labelled apart, as in GROBID."""
     for k in range(start, end - 2):
         if words[k] == "(" and words[k + 2] == ")" and words[k + 1].isalnum():
             labels[k], labels[k + 1], labels[k + 2] = OTHER, "issue", OTHER
             return
+    for k in range(start + 1, end - 1):
+        if words[k] in _ISSUE_CUES:
+            first = k
+            while first > start and words[first - 1] in ",;.":
+                first -= 1
+            for m in range(first, end):
+                labels[m] = "issue" if m > k and words[m].isalnum() else OTHER
+            return
 
 
-def _trim(words, labels, start, end):
+def _trim(words, labels, start, end, glued):
     label = labels[start]
+    if end - start >= 3 and words[start] in ("(", "[") and words[end - 1] in (")", "]") and \
+            _closing(words, start, end) == end - 1:
+        labels[start] = labels[end - 1] = OTHER      # a whole field in brackets: "(2000)"
+        start, end = start + 1, end - 1
     if label == "volume":
         _split_issue(words, labels, start, end)
     leading, trailing = _LEADING.get(label, set()), _TRAILING.get(label, set())
     while start < end:
         word = words[start]
         opens = sum(w in "([" for w in words[start:end]) > sum(w in ")]" for w in words[start:end])
-        if word in _EDGE_PUNCTUATION or word in leading or word in (")", "]") or (word in ("(", "[") and opens):
+        cue = word in leading and not (glued[start] and start + 1 < end and words[start + 1][:1].isdigit())
+        if word in _EDGE_PUNCTUATION or cue or word in (")", "]") or (word in ("(", "[") and opens):
             labels[start] = OTHER
             start += 1
         else:
