@@ -94,6 +94,8 @@ class Featuriser:
         windows = [windowed(t.text) for t in tokens]
         rows = _context(text, tokens, identifiers)
         lowers = [t.text.lower() for t in tokens]
+        before = ["b=" + w + "|" for w in lowers]
+        after = ["b+=" + w + "|" for w in lowers]
         known = self.known
         last = n - 1
         for k in range(n):
@@ -109,11 +111,11 @@ class Featuriser:
                     elif offset == -1 or offset == 1:
                         row.append(_EDGES[offset])
             if k:
-                bigram = "b=" + lowers[k - 1] + "|" + lowers[k]
+                bigram = before[k - 1] + lowers[k]
                 if known is None or bigram in known:
                     row.append(bigram)
             if k < last:
-                bigram = "b+=" + lowers[k] + "|" + lowers[k + 1]
+                bigram = after[k] + lowers[k + 1]
                 if known is None or bigram in known:
                     row.append(bigram)
         return rows

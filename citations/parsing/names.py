@@ -30,7 +30,9 @@ def _given_like(part: str) -> bool:
 
 def split_names(text: str) -> list[PersonName]:
     """The names in one author or editor list, in order ("et al." dropped)."""
-    text = _ET_AL.sub(" ", text).strip(" ,;.")
+    text = _ET_AL.sub(" ", text).strip(" ,;")
+    if text.endswith(".") and not re.search(r"(?:^|[\s.-])[A-ZÀ-Þ][a-z]?\.$", text):
+        text = text[:-1]              # a sentence's period, not an initial's
     names: list[PersonName] = []
     for piece in _AND.split(text):
         parts = [p.strip() for p in piece.split(",") if p.strip(" .")]

@@ -170,6 +170,8 @@ def _split_issue(words, labels, start, end):
 
 
 def _trim(words, labels, start, end, glued):
+    if start >= end:
+        return
     label = labels[start]
     if end - start >= 3 and words[start] in ("(", "[") and words[end - 1] in (")", "]") and \
             _closing(words, start, end) == end - 1:
