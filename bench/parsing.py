@@ -56,7 +56,7 @@ def crf_parses(model_path, texts):
 
 def train_fold(args):
     """Train one fold's model in a worker process; returns its path."""
-    data_dir, folds, fold, workdir = args
+    data_dir, folds, fold, workdir, iterations = args
     setup()
     from citations.parsing.datasets import fold_of, load
     from citations.parsing.training import train
@@ -67,7 +67,7 @@ def train_fold(args):
     else:
         strings = [s for s in sets.grobid_corpus + sets.anystyle if fold_of(s, folds) != fold]
     path = Path(workdir) / f"fold-{fold}.crfsuite"
-    train(strings, path)
+    train(strings, path, {"max_iterations": iterations} if iterations else None)
     return str(path)
 
 
@@ -202,6 +202,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="3 folds instead of 10, for development")
     parser.add_argument("--folds", type=int, default=10)
     parser.add_argument("--jobs", type=int, default=1, help="fold models trained at once (one core each)")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="L-BFGS iterations of the fold models (default: the shipped model's)")
     parser.add_argument("--data-dir", type=Path, default=DATA)
     parser.add_argument("--examples", type=int, default=0, help="print up to N errors per field of the CRF")
     parser.add_argument("--no-refextract", action="store_true")
@@ -216,12 +218,13 @@ def main():
 
     sets = load(args.data_dir)
     print(f"data: GROBID corpus {len(sets.grobid_corpus):,} strings (de-duplicated, evaluation strings dropped), "
-          f"GROBID evaluation {len(sets.grobid_evaluation):,}, AnyStyle {len(sets.anystyle):,}; {folds} folds")
+          f"GROBID evaluation {len(sets.grobid_evaluation):,}, AnyStyle {len(sets.anystyle):,}; {folds} folds; "
+          f"fold models {args.iterations or 'as shipped'} iterations")
     results, examples = {}, defaultdict(list)
 
     started = time.time()
     with tempfile.TemporaryDirectory() as workdir, ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        jobs = [(args.data_dir, folds, fold, workdir) for fold in [None] + list(range(folds))]
+        jobs = [(args.data_dir, folds, fold, workdir, args.iterations) for fold in [None] + list(range(folds))]
         models = dict(zip([None] + list(range(folds)), pool.map(train_fold, jobs)))
         print(f"trained {len(models)} models in {time.time() - started:.0f} s ({args.jobs} at a time)")
 

@@ -1,5 +1,7 @@
 """Reference strings to fields with a CRF sequence labeller trained on GROBID's and AnyStyle's
 hand-labelled references (see docs/parsing.md)."""
+import re
+
 from citations.parsing.fields import build
 from citations.parsing.tagger import Tagger, shipped
 from citations.parsing.tokens import tokenise
@@ -8,12 +10,21 @@ from citations.resolution.parser import ParsedReference
 from citations.resolution.text import clean_reference_text
 
 PARSER_NAME = "pith-crf/1"
+# TeX left in references typeset from LaTeX: ties and braces are spaces, `` '' are quotes.
+_TEX = re.compile(r"~|\\[a-zA-Z]+\b\s*|[{}]")
+
+
+def _text(raw: str) -> str:
+    text = clean_reference_text(raw or "")
+    if "~" in text or "\\" in text or "{" in text or "`" in text or "''" in text:
+        text = " ".join(_TEX.sub(" ", text.replace("``", "“").replace("''", "”")).split())
+    return text
 
 
 def parse_reference(raw: str, tagger: Tagger | None = None) -> ParsedReference:
     """Parse one reference string."""
     tagger = tagger or shipped()
-    text = clean_reference_text(raw or "")
+    text = _text(raw)
     tokens = tokenise(text)
     identifiers = read_identifiers(text)
     labels = tagger.labels(text, tokens, identifiers)

@@ -32,6 +32,11 @@ def build_model(data_dir: Path, model_path: Path = MODEL_PATH, metadata_path: Pa
     sets = load(data_dir)
     options = dict(OPTIONS, **(options or {}))
     train(training_strings(sets), model_path, options)
+    return write_metadata(sets, data_dir, model_path, metadata_path, options)
+
+
+def write_metadata(sets: Datasets, data_dir: Path, model_path: Path, metadata_path: Path, options: dict) -> dict:
+    """Score a model on GROBID's evaluation files and write its metadata beside it."""
     metadata = {
         "parser": PARSER_NAME,
         "model": Path(model_path).name,

@@ -76,6 +76,26 @@ def _bracketed_group(tokens: list[Token], spans: dict) -> None:
             del spans["title"]
 
 
+def _journal_abbreviation_in_authors(tokens: list[Token], spans: dict) -> None:
+    """ "M.E. Fisher, Rep. Prog. Phys. 30": abbreviated words after the last comma of an author list
+    that a journal follows are the journal's first words, not a given name (initials are one or
+    two letters; "Rep", "Gen", "Compt" are not)."""
+    if "author" not in spans or "journal" not in spans:
+        return
+    a, b = spans["author"][-1]
+    j = next((i for i, (c, _) in enumerate(spans["journal"]) if b <= c <= b + 1), None)
+    if j is None:
+        return
+    comma = max((k for k in range(a, b) if tokens[k].text == ","), default=None)
+    if comma is None:
+        return
+    tail = [k for k in range(comma + 1, b + 1) if k < len(tokens) and tokens[k].text != "."]
+    if tail and all(tokens[k].text[:1].isupper() and len(tokens[k].text) >= 3 and tokens[k].text.isalpha()
+                    and k + 1 < len(tokens) and tokens[k + 1].text == "." for k in tail):
+        spans["author"][-1] = (a, comma)
+        spans["journal"][j] = (comma + 1, spans["journal"][j][1])
+
+
 def _people(text, tokens, spans, label):
     if label not in spans:
         return []
@@ -110,6 +130,7 @@ def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifie
     """The ParsedReference that labelled tokens describe."""
     spans = runs(tokens, labels)
     _bracketed_group(tokens, spans)
+    _journal_abbreviation_in_authors(tokens, spans)
     names = _people(text, tokens, spans, "author")
     editors = _people(text, tokens, spans, "editor")
     year, month = _year_and_month(text, tokens, spans)

@@ -1,10 +1,12 @@
+import json
 import os
 from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.parsing.building import build_model
+from citations.parsing.building import build_model, write_metadata
+from citations.parsing.datasets import load
 from citations.parsing.tagger import METADATA_PATH, MODEL_PATH
 from citations.parsing.training_data import MissingTrainingData
 
@@ -25,14 +27,21 @@ class Command(BaseCommand):
                             help="Folder holding grobid-citation-corpus/ and anystyle-parser-gold/ "
                                  "(default: $PITH_DATA_DIR, else ../shared/data).")
         parser.add_argument("--output", type=Path, default=MODEL_PATH, help="Model file to write.")
+        parser.add_argument("--rescore", action="store_true",
+                            help="Keep the model file; score it again and rewrite its metadata (after a change "
+                                 "to how labels become fields, which needs no new model).")
         parser.add_argument("--metadata", type=Path, default=None,
                             help="Metadata file to write (default: beside the model, .json).")
 
-    def handle(self, *args, data_dir=None, output=MODEL_PATH, metadata=None, **options):
+    def handle(self, *args, data_dir=None, output=MODEL_PATH, metadata=None, rescore=False, **options):
         data_dir = data_dir or default_data_dir()
         metadata = metadata or (METADATA_PATH if output == MODEL_PATH else output.with_suffix(".json"))
         try:
-            written = build_model(data_dir, output, metadata)
+            if rescore:
+                recorded = json.loads(Path(metadata).read_text())
+                written = write_metadata(load(data_dir), data_dir, output, metadata, recorded["training_options"])
+            else:
+                written = build_model(data_dir, output, metadata)
         except MissingTrainingData as error:
             raise CommandError(str(error)) from error
         figures = written["evaluation"]["grobid_evaluation"]
