@@ -185,8 +185,9 @@ def links(data_dir, sets, models, folds):
             reports["crf"].add(evaluation.run_case(case, store, parse=lambda raw: crf(raw, tagger)))
             reports["rules"].add(evaluation.run_case(case, store))
         c, r = reports["crf"].links, reports["rules"].links
-        print(f"  {label:16} {reports['crf'].cases:7,}  {c.precision:13.4f} {c.recall:6.3f}  "
-              f"{r.precision:15.4f} {r.recall:6.3f}")
+        f = lambda x, width, places: f"{x:{width}.{places}f}" if x is not None else f"{'-':>{width}}"
+        print(f"  {label:16} {reports['crf'].cases:7,}  {f(c.precision, 13, 4)} {f(c.recall, 6, 3)}  "
+              f"{f(r.precision, 15, 4)} {f(r.recall, 6, 3)}")
         figures[name] = c
     return figures
 
@@ -270,6 +271,7 @@ def main():
               ("links AnyStyle precision", link_figures["anystyle-parser-gold"].precision, 0.995),
               ("strings/s", rate, 2000), ("100-string list, ms (at most)", 1000 * hundred, 50)]
     for label, got, goal in checks:
+        got = got if got is not None else float("nan")
         met = got <= goal if "at most" in label else got >= goal
         print(f"  {label:32} {got:10.3f}  goal {goal:g}  {'met' if met else 'NOT MET'}")
     if args.examples:
