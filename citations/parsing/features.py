@@ -4,7 +4,8 @@ window of neighbours, because a token's neighbours tell most about what it is.
 A token's own features depend only on its text, so they are cached by text with their
 neighbour-prefixed forms already built: a string's features are then list concatenations,
 not string formatting per feature. Features that depend on the whole string (position, brackets,
-identifiers, page ranges, how many sentences came before) are added per position.
+identifiers, page ranges, how many sentences came before, the comma-delimited piece around the
+token) are added per position.
 """
 import re
 
