@@ -108,15 +108,24 @@ def _people(text, tokens, spans, label):
     return names
 
 
-def _year_and_month(text, tokens, spans) -> tuple[int | None, int | None]:
-    year = month = None
+def _year_and_month(text, tokens, spans, guess: bool) -> tuple[int | None, int | None]:
+    """The year of the date runs (a bracketed one first: "JCAP 1509, 008 (2015)" reads a volume
+    like a date), else any year-like number outside identifiers; the month named in a date run."""
+    year = month = bracketed = None
     for span in spans.get("date", []):
         written = _text(text, tokens, span)
-        if year is None and (match := _YEAR.search(written)):
-            year = int(match.group(1))
+        found = _YEAR.search(written)
+        if found and bracketed is None and span[0] and tokens[span[0] - 1].text in "([":
+            bracketed = int(found.group(1))
+        if year is None and found:
+            year = int(found.group(1))
         if month is None:
             month = next((MONTHS[w.lower()] for w in _MONTH.findall(written) if w.lower() in MONTHS), None)
-    return year, month
+    if year is None and guess and "date" not in spans:
+        taken = {k for label in ("doi", "arxiv", "url", "idno", "pages", "volume") for a, b in spans.get(label, [])
+                 for k in range(a, b)}
+        year = next((int(t.text) for k, t in enumerate(tokens) if k not in taken and _YEAR.fullmatch(t.text)), None)
+    return bracketed or year, month
 
 
 def _after_in(tokens: list[Token], span: tuple[int, int]) -> bool:
@@ -126,14 +135,15 @@ def _after_in(tokens: list[Token], span: tuple[int, int]) -> bool:
 
 
 def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifiers: list[Identifier],
-          parser: str | None = None) -> ParsedReference:
-    """The ParsedReference that labelled tokens describe."""
+          parser: str | None = None, guess_year: bool = True) -> ParsedReference:
+    """The ParsedReference that labelled tokens describe (guess_year: with no date labelled, a
+    year-like number elsewhere; never for gold labels)."""
     spans = runs(tokens, labels)
     _bracketed_group(tokens, spans)
     _journal_abbreviation_in_authors(tokens, spans)
     names = _people(text, tokens, spans, "author")
     editors = _people(text, tokens, spans, "editor")
-    year, month = _year_and_month(text, tokens, spans)
+    year, month = _year_and_month(text, tokens, spans, guess_year)
     title = _field(text, tokens, spans, "title")
     if title is None and "booktitle" in spans and "journal" not in spans and not _after_in(tokens, spans["booktitle"][0]):
         # A book or proceedings cited whole is its own title (as the training labels have it).
