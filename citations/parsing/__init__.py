@@ -1,6 +1,5 @@
 """Reference strings to fields with a CRF sequence labeller trained on GROBID's and AnyStyle's
 hand-labelled references (see docs/parsing.md)."""
-import gc
 import re
 
 from citations.parsing.fields import build
@@ -33,15 +32,6 @@ def parse_reference(raw: str, tagger: Tagger | None = None) -> ParsedReference:
 
 
 def parse_references(raws, tagger: Tagger | None = None) -> list[ParsedReference]:
-    """Parse a list of reference strings (faster than one at a time: see below)."""
+    """Parse a list of reference strings (the tagger and its feature cache looked up once)."""
     tagger = tagger or shipped()
-    # Parsing makes many short-lived lists; in a process holding a large heap (a worker with its
-    # models and data loaded) the cyclic collector would scan that heap again and again during a
-    # batch. Nothing here makes reference cycles, so it waits until the batch is done.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return [parse_reference(raw, tagger) for raw in raws]
-    finally:
-        if enabled:
-            gc.enable()
+    return [parse_reference(raw, tagger) for raw in raws]
