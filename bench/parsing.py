@@ -42,6 +42,7 @@ GOALS = {"a": {"title": 0.95, "author": 0.95, "year": 0.99, "instance": 0.90}, "
 
 
 def setup():
+    """Django, as the project's code expects it."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pith.settings")
     import django
 
@@ -49,6 +50,7 @@ def setup():
 
 
 def crf_parses(model_path, texts):
+    """The texts parsed by the model in this file."""
     from citations.parsing import Tagger, parse_references
 
     return parse_references(texts, Tagger(model_path))
@@ -72,6 +74,7 @@ def train_fold(args):
 
 
 def refextract_parse(text):
+    """refextract's first reference of a string, as a ParsedReference."""
     from citations.resolution.identifiers import find_identifiers
     from citations.resolution.parser import ParsedReference
     from refextract import extract_references_from_string
@@ -90,6 +93,7 @@ def refextract_parse(text):
 
 
 def score(strings, parses, examples=None):
+    """Scores of parses against their strings' gold (errors kept in examples)."""
     from citations.parsing.scoring import Scores
 
     scores = Scores()
@@ -125,6 +129,7 @@ def table(title, columns):
 
 
 def speed(texts):
+    """Print and return strings/s and the CPU time of a 100-string list."""
     from citations.parsing import parse_references
     from citations.resolution.parser import parse_reference as rules
 
@@ -195,12 +200,14 @@ def links(data_dir, sets, models, folds):
 
 
 def fold_of_string(string, folds):
+    """The fold a labelled string falls in."""
     from citations.parsing.datasets import fold_of
 
     return fold_of(string, folds)
 
 
 def main():
+    """Run every part and print its tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="3 folds instead of 10, for development")
     parser.add_argument("--folds", type=int, default=10)

@@ -17,6 +17,8 @@ ANYSTYLE = "anystyle-parser-gold"
 
 @dataclass(frozen=True)
 class Datasets:
+    """The three sets, read and de-duplicated, and the files they came from."""
+
     grobid_corpus: list[LabelledString]        # de-duplicated, no evaluation string
     grobid_evaluation: list[LabelledString]
     anystyle: list[LabelledString]             # gold.xml then core.xml, de-duplicated

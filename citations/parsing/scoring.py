@@ -57,23 +57,30 @@ def gold_dois(string: LabelledString) -> set[str]:
 
 @dataclass
 class Counts:
+    """One field's right, wrong and missed values."""
+
     right: int = 0
     wrong: int = 0           # a value given that is not the gold one
     missed: int = 0          # gold has a value the parse does not give right
 
     def precision(self) -> float | None:
+        """right / (right + wrong)."""
         return self.right / (self.right + self.wrong) if self.right + self.wrong else None
 
     def recall(self) -> float | None:
+        """right / (right + missed)."""
         return self.right / (self.right + self.missed) if self.right + self.missed else None
 
     def f1(self) -> float | None:
+        """The harmonic mean of precision and recall."""
         p, r = self.precision(), self.recall()
         return 2 * p * r / (p + r) if p and r else (0.0 if p is not None and r is not None else None)
 
 
 @dataclass
 class Scores:
+    """Every field's counts, instance accuracy and DOI counts over a set of strings."""
+
     fields: dict[str, Counts] = field(default_factory=lambda: {name: Counts() for name in FIELDS})
     strings: int = 0
     all_right: int = 0

@@ -9,6 +9,8 @@ _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_")
 
 
 class Token(NamedTuple):
+    """One token and where it sits in the text."""
+
     text: str
     start: int
     end: int

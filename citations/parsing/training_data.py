@@ -21,6 +21,8 @@ class MissingTrainingData(FileNotFoundError):
 
 @dataclass(frozen=True)
 class LabelledString:
+    """One training string: its text, tokens and a label per token."""
+
     source: str            # "grobid-corpus", "grobid-evaluation", "anystyle"
     text: str
     tokens: list[Token]

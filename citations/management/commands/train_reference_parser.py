@@ -18,6 +18,8 @@ def default_data_dir() -> Path:
 
 
 class Command(BaseCommand):
+    """manage.py train_reference_parser."""
+
     help = ("Train the CRF reference-string parser (citations.parsing) from GROBID's citation corpus and "
             "AnyStyle's gold, deterministically, and write the model with its metadata (data digests, "
             "options, figures on GROBID's held-out evaluation files).")
