@@ -2,7 +2,7 @@
 counted into a data set's Report (evaluate_dataset, evaluate). The package docstring defines each figure."""
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,9 +56,10 @@ class Outcome:
         return any(i.kind == kind and not i.valid for i in self.parsed.identifiers)
 
 
-def run_case(case: Case, store: CandidateStore) -> Outcome:
-    """Parse and resolve one case as production does."""
-    parsed = parse_reference(case.raw)
+def run_case(case: Case, store: CandidateStore,
+             parse: Callable[[str], ParsedReference] = parse_reference) -> Outcome:
+    """Parse and resolve one case as production does (`parse`: another parser, to compare)."""
+    parsed = parse(case.raw)
     return Outcome(case, parsed, resolve(reference_fields(parsed), store))
 
 

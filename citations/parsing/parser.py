@@ -22,6 +22,13 @@ PARSER_NAME = "pith-rules/1"
 
 
 @dataclass(frozen=True)
+class PersonName:
+    text: str                  # as written
+    family: str | None = None
+    given: str | None = None
+
+
+@dataclass(frozen=True)
 class ParsedReference:
     raw: str | None
     title: str | None
@@ -29,6 +36,19 @@ class ParsedReference:
     authors: tuple[str, ...] = ()
     venue: str | None = None
     identifiers: tuple[Identifier, ...] = field(default_factory=tuple)
+    # Filled by the CRF parser (citations.parsing); the rule parser leaves them empty.
+    names: tuple["PersonName", ...] = ()       # the authors, split into given and family names
+    editors: tuple["PersonName", ...] = ()
+    container: str | None = None                # journal, proceedings or book the work appeared in
+    volume: str | None = None
+    issue: str | None = None
+    pages: str | None = None
+    month: int | None = None
+    publisher: str | None = None
+    place: str | None = None
+    note: str | None = None
+    isbn: str | None = None
+    parser: str | None = None                   # PARSER_NAME of the parser that read it
 
     @property
     def arxiv_id(self) -> str | None:

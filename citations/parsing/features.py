@@ -1,0 +1,243 @@
+"""Token features for the tagger, computed once per distinct token text and then shifted into a
+window of neighbours, because a token's neighbours tell most about what it is.
+
+A token's own features depend only on its text, so they are cached by text with their
+neighbour-prefixed forms already built: a string's features are then list concatenations,
+not string formatting per feature. Features that depend on the whole string (position, brackets,
+identifiers, page ranges, how many sentences came before, the comma-delimited piece around the
+token) are added per position.
+"""
+import re
+
+from citations.parsing.cues import CUES
+from citations.parsing.identifiers import Identifier
+from citations.parsing.tokens import Token
+
+WINDOW = 3              # neighbours on each side whose own features a token sees
+_LEXICAL_WINDOW = 2     # of those, how far the richer ones (shape, cue) reach; the word reaches WINDOW
+_CACHE_LIMIT = 200_000
+_YEAR = re.compile(r"^(1[5-9][0-9][0-9]|20[0-9][0-9])[a-z]?$")
+_ROMAN = re.compile(r"^[IVXLC]+$|^[ivxlc]+$")
+_PAGE_RANGE = re.compile(r"\b[A-Za-z]?[0-9]+\s?[-–—]{1,2}\s?[A-Za-z]?[0-9]+\b")
+_SHAPE = str.maketrans({**{c: "X" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+                        **{c: "x" for c in "abcdefghijklmnopqrstuvwxyz"},
+                        **{c: "d" for c in "0123456789"}})
+
+
+def _shape(text: str) -> str:
+    shape = text.translate(_SHAPE)
+    if not shape.isascii():
+        shape = "".join(("X" if c.isupper() else "x") if c.isalpha() else ("d" if c.isdigit() else c) for c in shape)
+    short = [shape[0]]
+    for c in shape[1:]:
+        if c != short[-1]:
+            short.append(c)
+    return "".join(short)[:6]
+
+
+def _own(text: str) -> list[str]:
+    """The features of a token's text alone (without prefixes)."""
+    lower = text.lower()
+    features = ["w=" + lower, "s=" + _shape(text)]
+    cue = CUES.get(lower)
+    if cue:
+        features.append("c=" + cue)
+    if text[0].isdigit():
+        digits = len(text)
+        features.append("d=" + ("y" if _YEAR.match(text) else str(min(digits, 5))))
+    elif len(text) == 1:
+        features.append("i" if text.isupper() else ("p=" + text if not text.isalnum() else "l"))
+    else:
+        if _YEAR.match(text):
+            features.append("d=y")
+        if text.isupper():
+            features.append("caps")
+        elif text[0].isupper():
+            features.append("cap")
+        if _ROMAN.match(text):
+            features.append("roman")
+        if len(text) > 3:
+            features.append("x=" + lower[-3:])
+        features.append("n=" + str(min(len(text), 8)))
+    return features
+
+
+class Featuriser:
+    """Builds the feature lists of strings; with `known`, only features the model has weights for
+    (the others change nothing in tagging, and passing them to CRFsuite is most of its cost)."""
+
+    def __init__(self, known: set[str] | None = None):
+        self.known = known
+        self._cache: dict[str, tuple[list[str], ...]] = {}
+
+    def windowed(self, text: str) -> tuple[list[str], ...]:
+        """A token's features as seen from each position of the window, prefixed by the offset."""
+        cached = self._cache.get(text)
+        if cached is None:
+            own = _own(text)
+            word = own[:1]
+            shifted = []
+            for offset in range(-WINDOW, WINDOW + 1):
+                source = own if abs(offset) <= _LEXICAL_WINDOW else word
+                names = [f"{offset}{f}" for f in source] if offset else own
+                if self.known is not None:
+                    names = [f for f in names if f in self.known]
+                shifted.append(names)
+            cached = tuple(shifted)
+            if len(self._cache) < _CACHE_LIMIT:
+                self._cache[text] = cached
+        return cached
+
+    def string(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
+        """The feature lists of every token of one string, for the CRF."""
+        n = len(tokens)
+        windowed = self.windowed
+        windows = [windowed(t.text) for t in tokens]
+        rows = _context(text, tokens, identifiers)
+        lowers = [t.text.lower() for t in tokens]
+        before = ["b=" + w + "|" for w in lowers]
+        after = ["b+=" + w + "|" for w in lowers]
+        known = self.known
+        last = n - 1
+        for k in range(n):
+            row = rows[k]
+            if k >= WINDOW and k + WINDOW <= last:           # the usual case: the whole window inside
+                for offset in _OFFSETS:
+                    row += windows[k + offset][offset + WINDOW]
+            else:
+                for offset in _OFFSETS:
+                    j = k + offset
+                    if 0 <= j <= last:
+                        row += windows[j][offset + WINDOW]
+                    elif offset == -1 or offset == 1:
+                        row.append(_EDGES[offset])
+            if k:
+                bigram = before[k - 1] + lowers[k]
+                if known is None or bigram in known:
+                    row.append(bigram)
+            if k < last:
+                bigram = after[k] + lowers[k + 1]
+                if known is None or bigram in known:
+                    row.append(bigram)
+        return rows
+
+
+_TRAINING = Featuriser()
+_OFFSETS = range(-WINDOW, WINDOW + 1)
+_EDGES = {-1: "-1edge", 1: "1edge"}
+_POSITION = [f"pos={i}" for i in range(10)]
+_SENTENCES = [f"sent={i}" for i in range(5)]
+_YEARS = [f"yrs={i}" for i in range(3)]
+
+
+def _marks(spans, starts, n, value) -> list:
+    marked = [None] * n
+    for a, b in spans:
+        for k, s in enumerate(starts):
+            if a <= s < b:
+                marked[k] = value if isinstance(value, str) else value[(a, b)]
+    return marked
+
+
+def _context(text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
+    """Per token, what depends on its place in the string."""
+    n = len(tokens)
+    starts = [t.start for t in tokens]
+    in_range = _marks([m.span() for m in _PAGE_RANGE.finditer(text)], starts, n, "range")
+    kinds = {i.span: "id=" + i.kind for i in identifiers}
+    identifier_kind = _marks(list(kinds), starts, n, kinds) if kinds else [None] * n
+    context = []
+    depth = quote = sentences = years = 0
+    previous_end = -1
+    following = starts[1:] + [-1]
+    for k, token in enumerate(tokens):
+        t, start, end = token
+        row = ["b", _POSITION[10 * k // n], _SENTENCES[sentences if sentences < 4 else 4], _YEARS[years if years < 2 else 2]]
+        if start == previous_end:
+            row.append("glued")
+        if following[k] == end:
+            row.append("glued+1")
+        if depth:
+            row.append("inparen")
+        if quote:
+            row.append("inquote")
+        if in_range[k]:
+            row.append("range")
+        if identifier_kind[k]:
+            row.append(identifier_kind[k])
+        context.append(row)
+        previous_end = end
+        if len(t) == 1 and not t.isalnum():
+            if t == "(" or t == "[":
+                depth += 1
+            elif (t == ")" or t == "]") and depth:
+                depth -= 1
+            elif t == "“" or t == "\"":
+                quote = 0 if (t == "\"" and quote) else 1
+            elif t == "”":
+                quote = 0
+            elif t == "." and k and len(tokens[k - 1].text) > 1 and following[k] > end:
+                sentences += 1
+        elif t[0].isdigit() and _YEAR.match(t):
+            years += 1
+    context[0].append("first")
+    context[-1].append("last")
+    _add_segments(tokens, context)
+    return context
+
+
+_BREAKS = {",", ";", "(", ")", "[", "]", "“", "”", "\""}
+_SEG_LENGTH = ["sl=0", "sl=1", "sl=2", "sl=3", "sl=4", "sl=4", "sl=4", "sl=7"]
+_SEG_INDEX = [f"si={i}" for i in range(6)]
+
+
+def _add_segments(tokens: list[Token], context: list[list[str]]) -> None:
+    """What the comma-delimited piece a token sits in looks like: its length, how many of its words
+    are lower case (titles) or abbreviations (journals), whether it holds digits. A title and a
+    journal look alike token by token, and unlike piece by piece."""
+    n = len(tokens)
+    pieces, start = [], 0
+    for k, (t, _, end) in enumerate(tokens):
+        is_break = t in _BREAKS or (t == "." and k and len(tokens[k - 1].text) >= 5 and k + 1 < n
+                                    and tokens[k + 1].start > end)
+        if is_break:
+            if k > start:
+                pieces.append((start, k))
+            start = k + 1
+    if start < n:
+        pieces.append((start, n))
+    described = [_describe(tokens, a, b, index) for index, (a, b) in enumerate(pieces)]
+    for index, (a, b) in enumerate(pieces):
+        features = described[index]
+        if index + 1 < len(pieces):
+            features = features + ["n" + f for f in described[index + 1][2:4]]
+        else:
+            features = features + ["nlast"]
+        for k in range(a, b):
+            context[k] += features
+
+
+def _describe(tokens: list[Token], a: int, b: int, index: int) -> list[str]:
+    n = len(tokens)
+    words = lower = abbreviations = digits = 0
+    for k in range(a, b):
+        t = tokens[k].text
+        if t[0].isalpha():
+            words += 1
+            if t[0].islower() and len(t) > 1:
+                lower += 1
+            elif k + 1 < n and tokens[k + 1].text == "." and tokens[k + 1].start == tokens[k].end:
+                abbreviations += 1
+        elif t[0].isdigit():
+            digits += 1
+    features = [_SEG_LENGTH[min(words, 7)], _SEG_INDEX[min(index, 5)],
+                "slo=" + ("0" if not lower else "1" if 3 * lower < words else "2"),
+                "sab=" + ("0" if not abbreviations else "1" if 2 * abbreviations < words else "2")]
+    if digits:
+        features.append("sd")
+    return features
+
+
+def string_features(text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
+    """Every feature of every token of one string (for training)."""
+    return _TRAINING.string(text, tokens, identifiers)

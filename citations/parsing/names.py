@@ -1,0 +1,83 @@
+"""A labelled author or editor list split into names, each with its family and given names.
+
+Lists come as "Smith, J., Jones, K.", "J. Smith and K. Jones", "Smith J, Jones K" or
+"Smith, John; Jones, Kate": a comma separates either two names or a family name from its
+given names, and which one it is shows in what stands on each side of it.
+"""
+import re
+
+from citations.parsing.parser import PersonName
+
+_AND = re.compile(r"\s*;\s*|\s+(?:and|und|et|y|e)\s+|\s*&\s*|,\s*(?:and|&)\s+", re.I)
+_ET_AL = re.compile(r"[,;]?\s*\b(?:et\.?\s*al\b\.?|and others|u\.\s*a\.|\.\.\.|…)\s*", re.I)
+_INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?)*$|^[A-Z]{1,3}$")
+_GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|association|society|organi[sz]ation)\b", re.I)
+_PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
+              "ter", "el", "al", "bin", "ibn", "st", "st."}
+_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
+
+
+def _initials_only(part: str) -> bool:
+    words = part.replace(".", ". ").split()
+    return bool(words) and all(_INITIAL.match(w) or w.lower() in _SUFFIXES for w in words)
+
+
+def _given_like(part: str) -> bool:
+    """Given names after a comma: initials, or one to three capitalised words."""
+    words = part.split()
+    return _initials_only(part) or (0 < len(words) <= 3 and all(w[:1].isupper() for w in words))
+
+
+def split_names(text: str) -> list[PersonName]:
+    """The names in one author or editor list, in order ("et al." dropped)."""
+    text = _ET_AL.sub(" ", text).strip(" ,;")
+    if text.endswith(".") and not re.search(r"(?:^|[\s.-])[A-ZÀ-Þ][a-z]?\.$", text):
+        text = text[:-1]              # a sentence's period, not an initial's
+    names: list[PersonName] = []
+    for piece in _AND.split(text):
+        parts = [p.strip() for p in piece.split(",") if p.strip(" .")]
+        i = 0
+        while i < len(parts):
+            part = parts[i]
+            nxt = parts[i + 1] if i + 1 < len(parts) else None
+            if nxt and _family_only(part) and _given_like(nxt) and \
+                    (_initials_only(nxt) or len(parts) == 2 or _inverted_list(parts)):
+                names.append(_name(f"{part}, {nxt}", family=part, given=nxt))
+                i += 2
+            else:
+                names.append(_name(part))
+                i += 1
+    return [n for n in names if n.text]
+
+
+def _family_only(part: str) -> bool:
+    """A family name standing alone: no initials in it ("Toroser D" is a whole name), one word
+    or a word with its particles ("van der Berg")."""
+    words = part.split()
+    if not words or any(_initials_only(w) for w in words):
+        return False
+    return all(w.lower() in _PARTICLES for w in words[:-1]) and len(words) <= 4
+
+
+def _inverted_list(parts: list[str]) -> bool:
+    """ "Smith, John, Jones, Kate": an even count of parts, alternating one family and given words."""
+    return len(parts) % 2 == 0 and all(len(p.split()) == 1 for p in parts[::2])
+
+
+def _name(text: str, family: str | None = None, given: str | None = None) -> PersonName:
+    text = text.strip(" ,;:")
+    if family is not None:
+        return PersonName(text, family.strip(" .,") or None, (given or "").strip(" ,") or None)
+    words = text.split()
+    if _GROUP.search(text):
+        return PersonName(text, text, None)
+    if not words:
+        return PersonName("", None, None)
+    core = [w for w in words if w.lower().strip(",") not in _SUFFIXES] or words
+    if len(core) > 1 and _initials_only(" ".join(core[1:])) and not _initials_only(core[0]):
+        return PersonName(text, core[0], " ".join(core[1:]))          # "Smith JK"
+    start = len(core) - 1
+    while start > 0 and core[start - 1].lower() in _PARTICLES:
+        start -= 1
+    family, given = " ".join(core[start:]), " ".join(core[:start])
+    return PersonName(text, family.strip(" .") or None, given or None)

@@ -1,0 +1,42 @@
+"""The shipped model, loaded once per thread, labelling the tokens of reference strings."""
+import threading
+from pathlib import Path
+
+import pycrfsuite
+
+from citations.parsing.features import Featuriser
+from citations.parsing.identifiers import Identifier
+from citations.parsing.tokens import Token
+
+MODEL_DIR = Path(__file__).resolve().parent / "model"
+MODEL_PATH = MODEL_DIR / "pith-crf-1.crfsuite"
+METADATA_PATH = MODEL_DIR / "pith-crf-1.json"
+
+_local = threading.local()
+
+
+class Tagger:
+    """A CRFsuite model file, opened for labelling."""
+
+    def __init__(self, path: Path = MODEL_PATH):
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise FileNotFoundError(f"reference parser model {self.path} is missing; "
+                                    "build it with: python manage.py train_reference_parser")
+        self._tagger = pycrfsuite.Tagger()
+        self._tagger.open(str(self.path))
+        self._features = Featuriser({attribute for attribute, _ in self._tagger.info().state_features})
+
+    def labels(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[str]:
+        """The label of each token of one string."""
+        if not tokens:
+            return []
+        return self._tagger.tag(self._features.string(text, tokens, identifiers))
+
+
+def shipped() -> Tagger:
+    """The shipped model's tagger for this thread (CRFsuite taggers are not shared across threads)."""
+    tagger = getattr(_local, "tagger", None)
+    if tagger is None:
+        tagger = _local.tagger = Tagger()
+    return tagger

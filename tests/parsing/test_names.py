@@ -1,0 +1,26 @@
+from citations.parsing.names import split_names
+
+
+def families(text):
+    return [(n.family, n.given) for n in split_names(text)]
+
+
+def test_inverted_names_pair_a_family_name_with_its_initials():
+    assert families("Barron, A. R., Birgé, L. and Massart, P.") == [("Barron", "A. R."), ("Birgé", "L."), ("Massart", "P.")]
+
+
+def test_names_written_given_first_are_split_at_commas():
+    assert families("Tianqi Chen, Bing Xu, and Carlos Guestrin") == [("Chen", "Tianqi"), ("Xu", "Bing"), ("Guestrin", "Carlos")]
+
+
+def test_vancouver_names_keep_their_initials_after_the_family_name():
+    assert families("Toroser D, Sohal RS") == [("Toroser", "D"), ("Sohal", "RS")]
+
+
+def test_et_al_is_no_name_and_a_collaboration_is_one():
+    assert families("Yanli Zhao, Andrew Gu, et al.") == [("Zhao", "Yanli"), ("Gu", "Andrew")]
+    assert families("ATLAS Collaboration") == [("ATLAS Collaboration", None)]
+
+
+def test_particles_stay_with_the_family_name():
+    assert families("Ludwig van Beethoven") == [("van Beethoven", "Ludwig")]

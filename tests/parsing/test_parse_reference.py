@@ -1,0 +1,73 @@
+"""What a reader of parsed references would notice if the CRF parser broke."""
+from citations.parsing.crf import PARSER_NAME, parse_reference, parse_references
+
+
+def test_a_physics_reference_without_a_title_gets_none_but_its_journal_volume_and_page():
+    parsed = parse_reference("C. Cutler and K. S. Thorne, Phys. Rev. D 94, 104023 (2016).")
+    assert parsed.title is None
+    assert parsed.container == "Phys. Rev. D"
+    assert parsed.volume == "94"
+    assert parsed.pages == "104023"
+    assert parsed.year == 2016
+    assert [n.family for n in parsed.names] == ["Cutler", "Thorne"]
+
+
+def test_a_title_with_a_version_number_is_not_cut_at_its_dot():
+    parsed = parse_reference("Shuai Bai, Keqin Chen, Xuejing Liu, et al. Qwen2.5-VL technical report. "
+                             "arXiv preprint arXiv:2502.13923, 2025.")
+    assert parsed.title == "Qwen2.5-VL technical report"
+    assert parsed.arxiv_id == "2502.13923"
+    assert parsed.year == 2025
+
+
+def test_a_conference_after_in_is_the_container_not_the_title():
+    parsed = parse_reference("Ashish Vaswani, Noam Shazeer, and Niki Parmar. Attention is all you need. "
+                             "In International Conference on Machine Learning, pages 5998-6008, 2017.")
+    assert parsed.title == "Attention is all you need"
+    assert parsed.container == "International Conference on Machine Learning"
+    assert parsed.pages == "5998-6008"
+
+
+def test_latex_leftovers_do_not_reach_the_title():
+    parsed = parse_reference("A.~Krizhevsky, I.~Sutskever, and G.~E. Hinton. ``ImageNet classification with deep "
+                             "convolutional neural networks''. In Advances in Neural Information Processing Systems, 2012.")
+    assert parsed.title == "ImageNet classification with deep convolutional neural networks"
+    assert "~" not in "".join(parsed.authors)
+
+
+def test_an_author_list_is_never_the_title():
+    for raw in ("J. Smith, K. Jones, and L. Brown, Nature 412, 456 (2001).",
+                "Smith J, Jones K, Brown L. Nature. 2001;412:456-459."):
+        parsed = parse_reference(raw)
+        assert parsed.title is None or "Smith" not in parsed.title
+        assert [n.family for n in parsed.names] == ["Smith", "Jones", "Brown"]
+
+
+def test_authors_come_with_family_and_given_names():
+    parsed = parse_reference("Akaike, H. (1974). A new look at the statistical model identification. "
+                             "IEEE Trans. Automatic Control 19 716-723.")
+    assert [(n.family, n.given) for n in parsed.names] == [("Akaike", "H.")]
+    assert parsed.title == "A new look at the statistical model identification"
+    assert parsed.container == "IEEE Trans. Automatic Control"
+    assert (parsed.volume, parsed.pages, parsed.year) == ("19", "716-723", 1974)
+
+
+def test_a_book_gets_its_publisher_and_place():
+    parsed = parse_reference("Nichols, Bill. Representing Reality. Bloomington: Indiana University Press, 1991.")
+    assert parsed.title == "Representing Reality"
+    assert parsed.publisher == "Indiana University Press"
+    assert parsed.place == "Bloomington"
+
+
+def test_identifiers_are_read_by_the_exact_rules():
+    parsed = parse_reference("S. W. Hawking, Particle creation by black holes, Commun. Math. Phys. 43, 199 (1975), "
+                             "doi:10.1007/BF02345020.")
+    assert parsed.doi == "10.1007/bf02345020"
+    assert parsed.title == "Particle creation by black holes"
+
+
+def test_the_batch_reads_as_one_at_a_time_and_names_the_parser():
+    raws = ["C. Cutler and K. S. Thorne, Phys. Rev. D 94, 104023 (2016).", "", "Akaike, H. (1974). A new look."]
+    assert parse_references(raws) == [parse_reference(raw) for raw in raws]
+    assert {p.parser for p in parse_references(raws)} == {PARSER_NAME}
+    assert parse_reference("").title is None
