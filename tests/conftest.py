@@ -66,13 +66,29 @@ def curator(db):
     return user
 
 
-@pytest.fixture
-def seeds(db):
-    """Both reference records imported, as the demo loads them."""
+def import_seeds() -> list:
+    """Both reference records imported, as the demo loads them: the slow way, about 3 s."""
     from citations.records.importer import import_record
 
-    for path in (SEED_000, SEED_004):
-        import_record(data=path.read_bytes())
+    return [import_record(data=path.read_bytes()) for path in (SEED_000, SEED_004)]
+
+
+@pytest.fixture(scope="session")
+def seed_rows(django_db_setup, django_db_blocker):
+    """What importing the seeds writes, captured once a session (tests/seed_rows.py says how and why)."""
+    from tests.seed_rows import SeedRows
+
+    with django_db_blocker.unblock():
+        return SeedRows.capture(import_seeds)
+
+
+@pytest.fixture
+def seeds(seed_rows, db):
+    """Both reference records imported, as the demo loads them: the rows an import writes, written
+    into this test's transaction (tests/seed_rows.py); imported here, the slow way, when the test
+    wrote to the store before asking for the seeds."""
+    if not seed_rows.load():
+        import_seeds()
 
 
 @pytest.fixture(scope="session")
