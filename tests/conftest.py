@@ -99,6 +99,16 @@ def django_db_modify_db_settings():
     settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Passwords hashed with MD5 in tests, as Django's testing guide advises: PBKDF2 with its million
+    iterations costs about a second a user or log-in on this machine, and no test is about the hash."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def fresh_cache():
     """Each test starts with an empty cache: cached record bodies belong to another test's database."""
