@@ -8,6 +8,9 @@ it rolls back, and keeps what the import wrote (`SeedRows.capture`); each test t
 seeds gets those rows written again in its own transaction (`SeedRows.load`), a few multi-row
 INSERTs, in some 20 ms instead of 3 s (SQLite, measured with --durations).
 
+Measured on the ~255 tests that use the seeds (2 shared cores, same subset, same database): 394 s
+before, 74 s after on SQLite; 584 s before, 176 s after on PostgreSQL.
+
 Why this design, and not one seeded database shared by the seeds tests:
 a shared state would need the seeds tests run together inside one outer transaction, the other
 tests kept out of it (they must see an empty store), and the tests that commit (transactional_db,
@@ -25,11 +28,12 @@ materialised read models (citations/current/) and the title index. The record ge
 are rows too, but not empty ones: migrations bump two of them and the import bumps counters chosen
 at random (citations/records/cache.py), so what is kept there is the increments, added to whatever
 counters the test starts with, as the import's own upsert adds them. The import writes nothing else
-that outlives a test: caches are emptied around every
-test by the `fresh_cache` fixture, and the capture checks that it queued no on-commit callback.
-On PostgreSQL the append-only triggers allow INSERT, and each sequence is brought past the ids
-written (setval), so rows the test adds afterwards do not collide; on SQLite an explicit id moves
-AUTOINCREMENT's counter by itself.
+that outlives a test: caches are emptied around every test by the `fresh_cache` fixture, and the
+capture checks that it queued no on-commit callback. On PostgreSQL the append-only triggers allow
+INSERT, and each sequence is set to the last id written (setval), so rows the test adds afterwards
+take the next ids, as after an import into an empty store; on SQLite an explicit id moves
+AUTOINCREMENT's counter by itself. Integer ids are those of the capture's import (no test names
+one); the UUIDs of references and works are the records' own.
 
 The rows are only a copy of an import into an empty store. When a test has written to the store
 before asking for the seeds (a fixture listed before `seeds`), an import would merge with those
@@ -45,8 +49,6 @@ from django.db import connection, transaction
 from citations.models import RecordGeneration
 
 CHUNK = 200          # rows a statement: well within SQLite's and PostgreSQL's limits on a statement's size
-
-
 GENERATIONS = RecordGeneration._meta.db_table
 
 
@@ -116,12 +118,12 @@ def _bumps(before: dict[str, int], after: dict[str, int]) -> TableRows:
     increments = {key: value - before.get(key, 0) for key, value in sorted(after.items())}
     if any(step < 0 for step in increments.values()) or set(before) - set(after):
         raise RuntimeError(f"importing the seeds did more than bump record generations: {before} -> {after}")
-    values = ", ".join(f"('{key}', {step})" for key, step in increments.items() if step)
     if any("'" in key for key in increments):
         raise RuntimeError(f"unexpected generation keys {sorted(increments)}")
-    statement = (f"INSERT INTO {GENERATIONS} (key, value) VALUES {values} "
-                 f"ON CONFLICT (key) DO UPDATE SET value = {GENERATIONS}.value + excluded.value")
-    return TableRows(table=GENERATIONS, statements=[statement], rows=len(increments))
+    values = ", ".join(f"('{key}', {step})" for key, step in increments.items() if step)
+    statements = [f"INSERT INTO {GENERATIONS} (key, value) VALUES {values} "
+                  f"ON CONFLICT (key) DO UPDATE SET value = {GENERATIONS}.value + excluded.value"] if values else []
+    return TableRows(table=GENERATIONS, statements=statements, rows=len(increments))
 
 
 @dataclass
