@@ -66,13 +66,29 @@ def curator(db):
     return user
 
 
-@pytest.fixture
-def seeds(db):
-    """Both reference records imported, as the demo loads them."""
+def import_seeds() -> list:
+    """Both reference records imported, as the demo loads them: the slow way, about 3 s."""
     from citations.sources.record_import import import_record
 
-    for path in (SEED_000, SEED_004):
-        import_record(data=path.read_bytes())
+    return [import_record(data=path.read_bytes()) for path in (SEED_000, SEED_004)]
+
+
+@pytest.fixture(scope="session")
+def seed_rows(django_db_setup, django_db_blocker):
+    """What importing the seeds writes, captured once a session (tests/seed_rows.py says how and why)."""
+    from tests.seed_rows import SeedRows
+
+    with django_db_blocker.unblock():
+        return SeedRows.capture(import_seeds)
+
+
+@pytest.fixture
+def seeds(seed_rows, db):
+    """Both reference records imported, as the demo loads them: the rows an import writes, written
+    into this test's transaction (tests/seed_rows.py); imported here, the slow way, when the test
+    wrote to the store before asking for the seeds."""
+    if not seed_rows.load():
+        import_seeds()
 
 
 @pytest.fixture(scope="session")
@@ -81,6 +97,16 @@ def django_db_modify_db_settings():
     from django.conf import settings
 
     settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Passwords hashed with MD5 in tests, as Django's testing guide advises: PBKDF2 with its million
+    iterations costs about a second a user or log-in on this machine, and no test is about the hash."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -1,9 +1,13 @@
 """make demo: a newcomer sees real papers with their reference strings, resolved, and both logins."""
+import io
 import json
+import sys
+from contextlib import redirect_stdout
 
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.db import transaction
 
 from citations.demo import UNARXIVE, demo_data_dir
 from citations.models import CurrentResolution, Override, PaperReference
@@ -12,12 +16,34 @@ from tests.conftest import SEED_000, SEED_004
 from tests.records.test_build import seed_time
 
 
-@pytest.fixture
-def demo_output(db, capsys):
+@pytest.fixture(scope="module")
+def loaded_demo(django_db_setup, django_db_blocker):
+    """The demo loaded once for this module (about 15 s), in a transaction rolled back after its last
+    test. Each test still runs in a transaction of its own nested in it (a savepoint pytest-django
+    rolls back), so every test starts from the demo just loaded, whatever the one before it wrote."""
     if not (demo_data_dir() / UNARXIVE).is_dir():
         pytest.skip(f"{demo_data_dir()} does not hold the shared data sets")
-    call_command("load_demo", "--url", "http://127.0.0.1:8102")
-    return capsys.readouterr().out
+    outer = transaction.atomic()
+    with django_db_blocker.unblock():
+        outer.__enter__()
+        try:
+            with redirect_stdout(io.StringIO()) as out:
+                call_command("load_demo", "--url", "http://127.0.0.1:8102")
+        except BaseException:
+            outer.__exit__(*sys.exc_info())
+            raise
+    try:
+        yield out.getvalue()
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+@pytest.fixture
+def demo_output(loaded_demo, db):
+    """What load_demo printed; the store holds the demo."""
+    return loaded_demo
 
 
 def test_the_demo_holds_real_reference_strings_resolved(demo_output):

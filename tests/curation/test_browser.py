@@ -10,14 +10,11 @@ from curation.groups import curators_group
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-from citations.sources.record_import import import_record
-from tests.conftest import SEED_000, SEED_004, save_screenshot
+from tests.conftest import save_screenshot
 
 
 @pytest.fixture
-def demo(transactional_db):
-    for path in (SEED_000, SEED_004):
-        import_record(data=path.read_bytes())
+def demo(transactional_db, seeds):
     user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
     user.groups.add(curators_group())
 
