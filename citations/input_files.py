@@ -9,9 +9,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from django.db import DatabaseError
 
+T = TypeVar("T")
 MAX_LINE_BYTES = 4 * 1024 * 1024
 READ_BYTES = 1024 * 1024
 MAX_REASONS = 100          # distinct rejection reasons kept apart; the rest are counted together
@@ -191,3 +193,15 @@ def json_lines(lines: Iterable[bytes], report: IngestReport) -> Iterator[tuple[i
 def lines_of(data: bytes) -> Iterator[bytes]:
     """Lines of in-memory input (an upload, a test), split as open_lines() splits a file's."""
     return _bounded_lines(io.BytesIO(data))
+
+
+def handled_lines(lines: Iterable[bytes], report: "IngestReport", handle: Callable[[dict], T]) -> Iterator[T]:
+    """What `handle` makes of each JSON line; a line it rejects (RejectedLine) or the database refuses
+    is counted in the report with its number and reason, and the next line is read."""
+    for number, value in json_lines(lines, report):
+        try:
+            yield handle(value)
+        except RejectedLine as error:
+            report.reject(number, str(error))
+        except DATABASE_REFUSALS as error:
+            report.reject(number, database_refusal(error))

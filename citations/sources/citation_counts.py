@@ -5,7 +5,11 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from citations.input_files import DATABASE_REFUSALS, IngestReport, RejectedLine, database_refusal, json_lines
+from citations.input_files import (
+    IngestReport,
+    RejectedLine,
+    handled_lines,
+)
 from citations.models import (
     CitationMeasurement,
     Paper,
@@ -28,16 +32,7 @@ def import_citation_counts(lines: Iterable[bytes]) -> IngestReport:
     published without it: history does not change; docs/record-v1.md).
     """
     report = IngestReport()
-    for number, value in json_lines(lines, report):
-        try:
-            with transaction.atomic():          # a line the database refuses leaves nothing behind
-                outcome = _import_citation_count(value)
-        except RejectedLine as error:
-            report.reject(number, str(error))
-            continue
-        except DATABASE_REFUSALS as error:
-            report.reject(number, database_refusal(error))
-            continue
+    for outcome in handled_lines(lines, report, _import_citation_count):
         if outcome == "created":
             report.created["measurements"] += 1
         else:
@@ -45,6 +40,7 @@ def import_citation_counts(lines: Iterable[bytes]) -> IngestReport:
     return report
 
 
+@transaction.atomic                         # a line the database refuses leaves nothing behind
 def _import_citation_count(value: dict) -> str:
     """Store one measurement line: "created" or "unchanged"; RejectedLine says why it cannot be."""
     paper_id = _measured_paper(value, normalise_doi)

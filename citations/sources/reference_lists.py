@@ -12,7 +12,11 @@ from django.utils import timezone
 
 from citations.arxiv_ids import MAX_VERSION, InvalidArxivId, parse_arxiv_id
 from citations.current.papers import papers_changed
-from citations.input_files import DATABASE_REFUSALS, IngestReport, RejectedLine, database_refusal, json_lines
+from citations.input_files import (
+    IngestReport,
+    RejectedLine,
+    handled_lines,
+)
 from citations.models import (
     Paper,
     PaperReference,
@@ -138,16 +142,7 @@ def ingest_references(lines: Iterable[bytes], *, progress: Callable[[], None] | 
                       on_created: Callable[[str], None] | None = None) -> IngestReport:
     """Read reference-list lines (one citing version a line) into observations."""
     report = IngestReport()
-    for number, value in json_lines(lines, report):
-        try:
-            item = reference_list(value)
-            outcome, ids = ingest_reference_list(item)
-        except RejectedLine as error:
-            report.reject(number, str(error))
-            continue
-        except DATABASE_REFUSALS as error:
-            report.reject(number, database_refusal(error))
-            continue
+    for item, (outcome, ids) in handled_lines(lines, report, _ingest_line):
         if outcome == "created":
             report.created["reference_lists"] += 1
             report.created["references"] += len(ids)
@@ -158,3 +153,8 @@ def ingest_references(lines: Iterable[bytes], *, progress: Callable[[], None] | 
         if progress:
             progress()
     return report
+
+
+def _ingest_line(value: dict) -> tuple["ReferenceList", tuple[str, list]]:
+    item = reference_list(value)
+    return item, ingest_reference_list(item)
