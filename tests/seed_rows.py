@@ -1,15 +1,12 @@
 """The two seed records as rows: imported once per session, written again into each test's transaction.
 
-Importing the seeds (`citations.sources.record_import.import_record` on citations/fixtures/seeds/) costs
-about 3 s a test: the importer checks both files against the schema, writes row by row through the
+Importing the seeds (`citations.sources.record_import.import_record` on citations/fixtures/seeds/) is
+slow for a fixture: the importer checks both files against the schema, writes row by row through the
 ORM and, before committing, rebuilds each record from the store to prove it reproduces the file.
 The rows it leaves behind are always the same. So the session imports them once, in a transaction
 it rolls back, and keeps what the import wrote (`SeedRows.capture`); each test that asks for the
 seeds gets those rows written again in its own transaction (`SeedRows.load`), a few multi-row
-INSERTs, in some 20 ms instead of 3 s (SQLite, measured with --durations).
-
-Measured on the ~255 tests that use the seeds (2 shared cores, same subset, same database): 394 s
-before, 74 s after on SQLite; 584 s before, 176 s after on PostgreSQL.
+INSERTs (docs/performance.md has the figures).
 
 Why this design, and not one seeded database shared by the seeds tests:
 a shared state would need the seeds tests run together inside one outer transaction, the other
