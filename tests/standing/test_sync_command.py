@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from citations.jobs.processes import this_process
 from citations.models import Job, StandingSourceSync
 from citations.standing.sync import SyncFailed
 from citations.tasks import sync_standing_source_task
@@ -126,7 +127,8 @@ def test_one_hop_checks_from_the_command_line_are_a_job_with_their_receipts(tmp_
                  "--no-check")
     call_command("check_standing", "--source", "retraction_watch")
     job = Job.objects.get(kind="citations.check_standing")
-    assert job.state == "succeeded" and job.arguments == {"sources": ["retraction_watch"], "started_by": "command line"}
+    assert job.state == "succeeded" and job.arguments == {"sources": ["retraction_watch"], "started_by": "command line",
+                                                          "process": this_process()}     # the command's own
     assert f"job {job.pk}: retraction_watch: {job.counts.get('retraction_watch', 0):,} receipts written" in \
         capsys.readouterr().out
 

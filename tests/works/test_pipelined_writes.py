@@ -30,10 +30,10 @@ def batches_of_three(monkeypatch):
     monkeypatch.setattr(read_ahead, "READ_AHEAD_CHUNK", 2)
     written = {"decided ahead": 0, "serially": 0}
     for name, how in (("_store_and_resolve", "decided ahead"), ("_write_and_resolve", "serially")):
-        def counted(*args, _original=getattr(importer, name), _how=how):
+        def counted(*args, _original=getattr(writers, name), _how=how):
             written[_how] += 1
             return _original(*args)
-        monkeypatch.setattr(importer, name, counted)
+        monkeypatch.setattr(writers, name, counted)
     return written
 
 
