@@ -276,3 +276,18 @@ def test_a_real_reference_list_comes_back_from_both_layouts():
     for layout in ("one-column", "two-column"):
         found = extract_references(build_paper_pdf(paper, 0, layout, "numbered"))
         assert_same_list(found.references, paper.references)
+
+
+def test_a_file_with_no_honest_size_is_read_no_further_than_the_limit(monkeypatch):
+    """/dev/zero says it is empty and never ends: it is refused after MAX_BYTES + 1 bytes."""
+    monkeypatch.setattr(pdf_references, "MAX_BYTES", 1024 * 1024)
+    with pytest.raises(PdfRefused, match="larger than the 1,048,576 bytes that are read"):
+        extract_references("/dev/zero")
+
+
+def test_a_page_built_to_exhaust_the_reader_is_refused_with_its_number(monkeypatch):
+    from citations.extraction.pdf import words
+
+    monkeypatch.setattr(words, "MAX_PAGE_CHARACTERS", 500)
+    with pytest.raises(PdfRefused, match=r"page 1 has [0-9,]+ characters; at most 500 a page are read"):
+        extract_references(build_pdf(REFERENCES, body=BODY))

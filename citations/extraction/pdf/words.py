@@ -8,15 +8,21 @@ from citations.extraction.pdf.model import PageSize, PdfRefused, TextWord
 
 MAX_PAGES = 500
 MAX_BYTES = 64 * 1024 * 1024
+MAX_PAGE_CHARACTERS = 100_000
 
 _pdfium_lock = threading.Lock()
 
 
 def read_bytes(pdf: bytes | str | Path, max_bytes: int = MAX_BYTES) -> bytes:
-    size = Path(pdf).stat().st_size if isinstance(pdf, (str, Path)) else len(pdf)
-    if size > max_bytes:
-        raise PdfRefused(f"the file is larger than the {max_bytes:,} bytes that are read ({size:,} bytes)")
-    data = Path(pdf).read_bytes() if isinstance(pdf, (str, Path)) else bytes(pdf)
+    if isinstance(pdf, (str, Path)):
+        # At most one byte past the limit, whatever stat() says: a device (/dev/zero), a pipe or a
+        # file still growing has no honest size.
+        with open(pdf, "rb") as file:
+            data = file.read(max_bytes + 1)
+    else:
+        data = bytes(pdf)
+    if len(data) > max_bytes:
+        raise PdfRefused(f"the file is larger than the {max_bytes:,} bytes that are read")
     # The format allows bytes before the header; readers look in the first kilobyte.
     if b"%PDF-" not in data[:1024]:
         raise PdfRefused("this is not a PDF: it does not start with %PDF-")
@@ -70,6 +76,9 @@ def read_words(data: bytes, max_pages: int = MAX_PAGES) -> tuple[list[TextWord],
 def _page_words(page: int, textpage, raw, box) -> list[TextWord]:
     """A page's characters grouped into words: a word ends at a space, a line break or a gap."""
     count = textpage.count_chars()
+    if count > MAX_PAGE_CHARACTERS:
+        # Ten times the densest page of small type: a page built to exhaust the reader's memory and time.
+        raise PdfRefused(f"page {page} has {count:,} characters; at most {MAX_PAGE_CHARACTERS:,} a page are read")
     text = textpage.get_text_range(0, count) if count else ""
     words = []
     run: list[str] = []
