@@ -25,16 +25,11 @@ Measured on 57 real papers against the .bbl each was compiled with: bench/real_p
 raw_text is the reference without its printed label; index is the printed number when the list
 is numbered, else the 1-based position.
 
-Text library: pypdfium2 (Apache-2.0 / BSD-3-Clause; PDFium, Chromium's PDF engine). Compared by
-bench/extraction.py --libraries on the same 176 built PDFs (579 pages), the same layout and
-splitting code above each library; this machine, 2 cores, another benchmark running:
-                   count exact   recovered   spurious   pages/s
-    pypdfium2          98.9%       99.9%      0.03%       70.6
-    pdfminer.six       98.9%       99.9%      0.03%       10.0
-    pypdf              97.2%       99.2%      1.87%       16.4   (no glyph widths: guessed)
-pdfminer.six is as accurate but 7x slower; pypdf gives only where each string starts. pypdfium2
-gives every character's box, font size and weight, and is maintained. PyMuPDF (AGPL) and
-poppler (GPL) were not considered.
+Text library: pypdfium2 (Apache-2.0 / BSD-3-Clause; PDFium, Chromium's PDF engine), chosen by
+bench/extraction.py --libraries, which runs the same layout and splitting code on each library's
+words (figures in docs/performance.md): pdfminer.six is as accurate but several times slower; pypdf
+gives only where each string starts. pypdfium2 gives every character's box, font size and weight,
+and is maintained. PyMuPDF (AGPL) and poppler (GPL) were not considered.
 
 PDFium is not safe to call from two threads at once, so one lock serialises extraction in a
 process (Celery's prefork workers are separate processes and do not wait on each other).
