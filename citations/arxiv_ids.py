@@ -76,6 +76,15 @@ def is_canonical_arxiv_id(text: str) -> bool:
         return False
 
 
+def arxiv_id_field(value) -> str | None:
+    """The canonical id an input field holds, or None. Text only: a number (2501.00010) would lose
+    its trailing zeros and name another paper."""
+    try:
+        return parse_arxiv_id(value if isinstance(value, str) else "").id
+    except InvalidArxivId:
+        return None
+
+
 def arxiv_doi(arxiv_id: str) -> str:
     """The DOI arXiv registered for a paper, normalised to lower case (10.48550/arxiv.2509.11076)."""
     return f"{ARXIV_DOI_PREFIX}{arxiv_id}".lower()

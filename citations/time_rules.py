@@ -81,11 +81,13 @@ class SnapshotQuerySet(models.QuerySet):
 
 def override_in_force_sql(alias: str, cutoff: str | None = None) -> str:
     """The override row `alias` is in force (as of the cutoff; None: now)."""
-    created = "" if cutoff is None else f" AND {{table}}.created_at <= {cutoff}"
+    def created(table: str) -> str:
+        return "" if cutoff is None else f" AND {table}.created_at <= {cutoff}"
+
     fields = ", ".join(f"'{field}'" for field in VALUE_FIELDS)
-    return (f"""{alias}.action = 'set' AND {alias}.field IN ({fields}){created.format(table=alias)}
+    return (f"""{alias}.action = 'set' AND {alias}.field IN ({fields}){created(alias)}
     AND NOT EXISTS (SELECT 1 FROM curation_overrides n WHERE n.reference_id = {alias}.reference_id
-                    AND n.field = {alias}.field AND n.id > {alias}.id{created.format(table="n")})""")
+                    AND n.field = {alias}.field AND n.id > {alias}.id{created("n")})""")
 
 
 class OverrideQuerySet(models.QuerySet):

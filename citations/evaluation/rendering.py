@@ -5,7 +5,6 @@ from citations.evaluation.runner import Report
 
 STATES = ("verified_exact", "verified_fuzzy", "metadata_mismatch", "malformed_identifier", "parse_uncertain",
           "unresolved")
-LINKED_STATES = ("verified_exact", "verified_fuzzy")
 
 
 def _figure(value: float | None) -> str:

@@ -12,7 +12,7 @@ from email.utils import parsedate_to_datetime
 from django.db import transaction
 from django.utils import timezone
 
-from citations.arxiv_ids import MAX_VERSION, InvalidArxivId, parse_arxiv_id
+from citations.arxiv_ids import MAX_VERSION, arxiv_id_field
 from citations.current.papers import papers_changed
 from citations.input_files import DATABASE_REFUSALS, IngestReport, RejectedLine, database_refusal, json_lines
 from citations.models import (
@@ -63,12 +63,9 @@ _DATE_NUMBER = re.compile(r"(?<![:0-9+-])([0-9]+)(?![:0-9])")
 
 def _metadata(value: dict) -> _Metadata:
     """Every field of one line checked as it will be stored; RejectedLine names the first problem."""
-    arxiv_id = value.get("id")
-    try:
-        # Text only: a number (2501.00010) would lose its trailing zeros and name another paper.
-        arxiv_id = parse_arxiv_id(arxiv_id if isinstance(arxiv_id, str) else "").id
-    except InvalidArxivId:
-        raise RejectedLine("no valid arXiv id") from None
+    arxiv_id = arxiv_id_field(value.get("id"))
+    if arxiv_id is None:
+        raise RejectedLine("no valid arXiv id")
     title = _stored_text(value, "title")
     if not title:
         raise RejectedLine("no title")

@@ -10,7 +10,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from citations.arxiv_ids import MAX_VERSION, InvalidArxivId, parse_arxiv_id
+from citations.arxiv_ids import MAX_VERSION, arxiv_id_field
 from citations.current.papers import papers_changed
 from citations.input_files import (
     IngestReport,
@@ -56,12 +56,9 @@ class ReferenceList:
 
 def reference_list(value: dict) -> ReferenceList:
     """Validate one line of `ingest_references` input; raise RejectedLine naming the problem."""
-    arxiv_id = value.get("arxiv_id")
-    try:
-        # Text only: a number (2501.00010) would lose its trailing zeros and name another paper.
-        arxiv_id = parse_arxiv_id(arxiv_id if isinstance(arxiv_id, str) else "").id
-    except InvalidArxivId:
-        raise RejectedLine("no valid arxiv_id") from None
+    arxiv_id = arxiv_id_field(value.get("arxiv_id"))
+    if arxiv_id is None:
+        raise RejectedLine("no valid arxiv_id")
     version = value.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= MAX_VERSION:
         raise RejectedLine("version is not a positive integer")
