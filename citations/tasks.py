@@ -11,6 +11,7 @@ from citations.records.dumps import plan_dump, run_dump_chunk
 from citations.resolution.service import current_reference_ids, resolve_paper, resolve_references
 from citations.resolution.waiting import resolve_waiting_for_works
 from citations.sources.paper_files import run_file_chunk
+from citations.sources.rereading import reread_papers
 from citations.standing.checks import check_works
 from citations.standing.sync import SyncFailed, source_input, sync_standing_source
 
@@ -48,6 +49,18 @@ def resolve_chunk(chunk_id: int) -> dict:
     ids = current_reference_ids(paper_ids=chunk.payload["paper_ids"])
     summary = resolve_references(reference_ids=ids, pause=_pause)
     counts = {"papers": len(chunk.payload["paper_ids"]), "references": len(ids), **summary.as_json()}
+    chunk.complete(counts)
+    return counts
+
+
+@shared_task(name="citations.reread_chunk", base=ChunkTask, **RETRY)
+def reread_chunk(chunk_id: int) -> dict:
+    """Read again the reference lists of the papers of one chunk (citations/sources/rereading.py); a
+    chunk already done is skipped, and one run twice writes nothing the second time."""
+    chunk = JobChunk.objects.get(pk=chunk_id)
+    if not chunk.claim():
+        return {"skipped": "already done"}
+    counts = {"papers": len(chunk.payload["paper_ids"]), **reread_papers(paper_ids=chunk.payload["paper_ids"]).as_json()}
     chunk.complete(counts)
     return counts
 

@@ -34,9 +34,10 @@ from citations.models import (
     ResolutionState,
 )
 from citations.models.references import ExtractionOrigin
-from citations.parsing.parser import PARSER_NAME, parse_reference
+from citations.parsing.reader import STORED_FIELDS, read_reference, stored_fields
 from citations.resolution.links import write_links
 from citations.sources.reference_lists import MAX_RAW_TEXT
+from citations.sources.successor_lists import carried_link, carry_overrides, newest_links
 from curation.services import OverrideRefused, can_curate, clean_reason, lock_reference, refuse_unless_newest
 
 SHOWN_OPENING = 80          # characters of the other part kept on the audit entry, for people to read
@@ -188,14 +189,9 @@ def _write_references(corrected: ReferenceExtraction, parts: list[_Part]) -> lis
     for part in parts:
         old = part.source
         if part.raw_text is None:
-            fields = {name: getattr(old, name) for name in ("raw_text", "title", "year", "authors", "venue", "arxiv_id",
-                                                            "doi", "identifiers", "parser")}
+            fields = {name: getattr(old, name) for name in ("raw_text", *STORED_FIELDS)}
         else:
-            parsed = parse_reference(part.raw_text)
-            fields = {"raw_text": part.raw_text, "title": parsed.title, "year": parsed.year,
-                      "authors": list(parsed.authors), "venue": parsed.venue, "arxiv_id": parsed.arxiv_id,
-                      "doi": parsed.doi, "identifiers": [i.as_json() for i in parsed.identifiers],
-                      "parser": PARSER_NAME}
+            fields = {"raw_text": part.raw_text, **stored_fields(read_reference(part.raw_text))}
         # The text was observed when the extractor read it; only its cut is the curator's.
         rows.append(PaperReference(extraction=corrected, reference_index=part.index, page=old.page,
                                    observed_at=old.observed_at, derived_from=old, **fields))
@@ -206,33 +202,20 @@ def _carry_overrides(parts: list[_Part], new_references: list[PaperReference], n
     """Overrides in force on carried references, carried to their successors; returns those left
     behind on the references that were cut or joined (their values were about another text)."""
     carried_to = {part.source.pk: new for part, new in zip(parts, new_references) if part.raw_text is None}
-    in_force = list(Override.objects.in_force().filter(reference__extraction_id=parts[0].source.extraction_id)
-                    .order_by("id"))
-    copies = [Override(reference=carried_to[entry.reference_id], field=entry.field, action=entry.action,
-                       value_text=entry.value_text, value_year=entry.value_year, link_paper_id=entry.link_paper_id,
-                       link_work_id=entry.link_work_id, previous_text=entry.previous_text,
-                       previous_year=entry.previous_year, reason=entry.reason, curator_id=entry.curator_id,
-                       carried_from=entry, created_at=now)
-              for entry in in_force if entry.reference_id in carried_to]
-    Override.objects.bulk_create(copies)
-    return [entry for entry in in_force if entry.reference_id not in carried_to]
+    in_force = Override.objects.in_force().filter(reference__extraction_id=parts[0].source.extraction_id)
+    return carry_overrides(carried_to, in_force, now)
 
 
 def _write_links(parts: list[_Part], new_references: list[PaperReference], entry: Override, now) -> None:
     """Each carried reference's newest link, copied; an unresolved first link for each new one (the
     link writer tells the records of the citing paper and of the papers they cite)."""
     old_ids = [part.source.pk for part in parts]
-    newest = {}
-    for link in PaperReferenceLink.objects.filter(reference_id__in=old_ids).order_by("reference_id", "observed_at", "id"):
-        newest[link.reference_id] = link
+    newest = newest_links(old_ids)
     links = []
     for part, new in zip(parts, new_references):
         old = newest.get(part.source.pk)
         if part.raw_text is None and old is not None:
-            links.append(PaperReferenceLink(
-                reference=new, state=old.state, resolver_source=old.resolver_source, cited_paper_id=old.cited_paper_id,
-                cited_work_id=old.cited_work_id, observed_at=old.observed_at, resolver_version=old.resolver_version,
-                evidence={**old.evidence, "carried_over": {"link": old.pk, "correction": entry.pk}}))
+            links.append(carried_link(new, old, {"correction": entry.pk}))
         else:
             links.append(PaperReferenceLink(
                 reference=new, state=ResolutionState.UNRESOLVED, observed_at=now, resolver_version="",

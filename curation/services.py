@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from citations.arxiv_ids import ARXIV_DOI_PREFIX, InvalidArxivId, parse_arxiv_id
@@ -34,10 +33,12 @@ from citations.models import (
 )
 from citations.models.generations import records_of_papers_changed
 from citations.models.overrides import active_overrides
+from citations.models.references import ExtractionOrigin
 from citations.parsing.identifiers import normalise_doi
 from citations.parsing.quality import title_problems
 from citations.resolution.links import write_links
 from citations.resolution.service import canonical_works
+from citations.sources.successor_lists import newer_list
 from citations.time_rules import EARLIEST_YEAR, is_plausible_year, latest_plausible_year
 from citations.validation import OutOfRange, clean_text, has_visible_character, visible_text
 
@@ -297,16 +298,18 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
     return entry
 
 
+# Why a list's successor took its place, as a curator is told.
+REPLACED_BECAUSE = {ExtractionOrigin.CURATION: "a curator corrected it",
+                    ExtractionOrigin.REREAD: "it was read again by a newer parser"}
+
+
 def refuse_unless_newest(extraction: ReferenceExtraction) -> None:
     """A correction or an override is made on the list its record shows: the newest of its version's
     lists from its source. An older list (replaced by a newer ingest, or corrected by a split or a
     join) is refused, with field="revision" (the entry points answer 409, as to a stale revision)."""
-    newer = (ReferenceExtraction.objects.filter(paper_version_id=extraction.paper_version_id, source=extraction.source)
-             .filter(Q(observed_at__gt=extraction.observed_at) | Q(observed_at=extraction.observed_at,
-                                                                   pk__gt=extraction.pk))
-             .order_by("-observed_at", "-id").first())
+    newer = newer_list(extraction)
     if newer is not None:
-        why = ("a curator corrected it" if newer.corrects_id == extraction.pk
+        why = (REPLACED_BECAUSE.get(newer.origin, "a curator corrected it") if newer.corrects_id == extraction.pk
                else f"a newer {newer.source} list replaced it on {newer.observed_at:%Y-%m-%d %H:%M} UTC")
         raise OverrideRefused(f"Not saved: this list is no longer the one its record shows ({why}). Correct the "
                               "reference in the newest list.", field="revision")

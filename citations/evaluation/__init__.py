@@ -2,7 +2,7 @@
 
 Pure Python, no database: each data set is read into evaluation cases (a raw reference string with
 whatever gold the set has) and a MemoryStore of candidate works, then every case is parsed with
-`parse_reference()` and resolved with `resolve()` exactly as production does, and the results are
+`read_reference()` (the parser ingest uses) and resolved with `resolve()` exactly as production does, and the results are
 counted against the gold. Nothing here tunes anything: thresholds and rules live in the code
 under evaluation, and this package only measures them. The data sets, their gold and their caveats
 are described in /work/shared/data/README.md and each folder's SOURCE.md.

@@ -11,7 +11,8 @@ from citations.evaluation.datasets import DATASET_NAMES, available, dataset
 from citations.evaluation.metrics import IdCounts, LinkCounts, TitleCounts, YearCounts
 from citations.evaluation.stores import MemoryStore
 from citations.parsing.locators import find_locator
-from citations.parsing.parser import ParsedReference, parse_reference
+from citations.parsing.parser import ParsedReference
+from citations.parsing.reader import read_reference
 from citations.resolution.matching import CandidateStore, ReferenceFields, Resolution, resolve
 
 EXAMPLES_KEPT = 5              # error examples kept per category and data set
@@ -57,7 +58,7 @@ class Outcome:
 
 
 def run_case(case: Case, store: CandidateStore,
-             parse: Callable[[str], ParsedReference] = parse_reference) -> Outcome:
+             parse: Callable[[str], ParsedReference] = read_reference) -> Outcome:
     """Parse and resolve one case as production does (`parse`: another parser, to compare)."""
     parsed = parse(case.raw)
     return Outcome(case, parsed, resolve(reference_fields(parsed), store))

@@ -36,7 +36,7 @@ from citations.models import Job, JobChunk, JobState
 log = logging.getLogger(__name__)
 # The task that runs a chunk, by the kind of its job.
 CHUNK_TASKS = {"resolve": "citations.resolve_chunk", "dump_records": "citations.dump_chunk",
-               "ingest_files": "citations.ingest_file_chunk"}
+               "ingest_files": "citations.ingest_file_chunk", "reread": "citations.reread_chunk"}
 DISPATCH_GRACE = timedelta(seconds=10)
 UNFINISHED = (JobState.QUEUED, JobState.RUNNING)
 

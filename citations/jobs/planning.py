@@ -7,6 +7,7 @@ from citations.jobs.dispatch import dispatch_chunks
 from citations.models import Job, JobChunk, JobState, Paper, ReferenceExtraction
 
 RESOLVE = "resolve"
+REREAD = "reread"
 DEFAULT_CHUNK_PAPERS = 50
 
 
@@ -17,6 +18,17 @@ def papers_with_references() -> list[int]:
 
 def plan_resolution(*, arxiv_ids: list[str] | None = None, chunk_papers: int = DEFAULT_CHUNK_PAPERS) -> Job:
     """A resolution job over some papers (all that have references when none are named), in chunks."""
+    return plan_over_papers(RESOLVE, arxiv_ids=arxiv_ids, chunk_papers=chunk_papers)
+
+
+def plan_rereading(*, arxiv_ids: list[str] | None = None, chunk_papers: int = DEFAULT_CHUNK_PAPERS) -> Job:
+    """A job reading again the reference lists of some papers (all that have any when none are named)."""
+    return plan_over_papers(REREAD, arxiv_ids=arxiv_ids, chunk_papers=chunk_papers)
+
+
+def plan_over_papers(kind: str, *, arxiv_ids: list[str] | None, chunk_papers: int) -> Job:
+    """A job of `kind` over some papers (all that have references when none are named), in chunks of
+    `chunk_papers`; Paper.DoesNotExist names the ids not held."""
     if arxiv_ids:
         found = dict(Paper.objects.filter(arxiv_id__in=arxiv_ids).values_list("arxiv_id", "id"))
         missing = sorted(set(arxiv_ids) - set(found))
@@ -26,7 +38,7 @@ def plan_resolution(*, arxiv_ids: list[str] | None = None, chunk_papers: int = D
     else:
         paper_ids = papers_with_references()
     chunks = [paper_ids[i:i + chunk_papers] for i in range(0, len(paper_ids), chunk_papers)]
-    return plan_chunks(RESOLVE, {"arxiv_ids": arxiv_ids or "all", "chunk_papers": chunk_papers},
+    return plan_chunks(kind, {"arxiv_ids": arxiv_ids or "all", "chunk_papers": chunk_papers},
                        [{"paper_ids": ids} for ids in chunks])
 
 

@@ -30,6 +30,7 @@ class ExtractionOrigin(models.TextChoices):
     INGEST = "ingest", "ingested reference list"
     RECORD_IMPORT = "record_import", "read from a v1 record"
     CURATION = "curation", "a curator's segmentation correction of another list"
+    REREAD = "reread", "the same list read again by a newer parser"
 
 
 class ReferenceExtraction(models.Model):
@@ -45,10 +46,11 @@ class ReferenceExtraction(models.Model):
     observed_at = models.DateTimeField()
     content_digest = models.CharField(max_length=71, blank=True, default="",
                                       help_text="sha256 of the ingested list; a re-ingest of the same list is a no-op.")
-    # A curator's correction of a list's segmentation is a new list (curation/segmentation.py): this
-    # names the list it corrects. (DO_NOTHING: a purge removes a version's lists together.)
+    # A curator's correction of a list's segmentation, and the same list read again by a newer
+    # parser, are new lists (citations/sources/successor_lists.py): this names the list taken over.
+    # (DO_NOTHING: a purge removes a version's lists together.)
     corrects = models.ForeignKey("self", on_delete=models.DO_NOTHING, null=True, blank=True, related_name="corrections",
-                                 help_text="The list this curated list corrects (origin curation only).")
+                                 help_text="The list this one takes the place of (origins curation and reread).")
 
     class Meta:
         db_table = "reference_extractions"

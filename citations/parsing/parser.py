@@ -93,7 +93,7 @@ def parse_reference(raw: str) -> ParsedReference:
     authors = _authors(segments[0][0]) if segments and title_index != 0 else ()
     venue = _venue(segments, title_index)
     return ParsedReference(raw=raw, title=title, year=year, authors=authors, venue=venue,
-                           identifiers=tuple(identifiers))
+                           identifiers=tuple(identifiers), parser=PARSER_NAME)
 
 
 def _find_year(masked: str) -> tuple[int | None, tuple[int, int] | None]:

@@ -26,7 +26,7 @@ from citations.models import (
     ResolutionState,
 )
 from citations.models.references import REFERENCE_SOURCES, ExtractionOrigin
-from citations.parsing.parser import PARSER_NAME, parse_reference
+from citations.parsing.reader import read_references, stored_fields
 from citations.records.canonical import canonical_bytes
 from citations.resolution.links import write_links
 from citations.validation import OutOfRange, visible_text
@@ -118,15 +118,11 @@ def ingest_reference_list(item: ReferenceList, *, observed_at: datetime | None =
         extraction = ReferenceExtraction.objects.create(
             paper_version=version, source=item.source, origin=ExtractionOrigin.INGEST, observed_at=observed_at,
             content_digest=digest)
-        references = []
         pages = item.pages or (None,) * len(item.references)
-        for (index, raw), page in zip(item.references, pages, strict=True):
-            parsed = parse_reference(raw)
-            references.append(PaperReference(
-                extraction=extraction, reference_index=index, raw_text=raw, page=page, title=parsed.title, year=parsed.year,
-                authors=list(parsed.authors), venue=parsed.venue, arxiv_id=parsed.arxiv_id, doi=parsed.doi,
-                identifiers=[i.as_json() for i in parsed.identifiers], parser=PARSER_NAME, observed_at=observed_at,
-            ))
+        readings = read_references([raw for _, raw in item.references])
+        references = [PaperReference(extraction=extraction, reference_index=index, raw_text=raw, page=page,
+                                     observed_at=observed_at, **stored_fields(parsed))
+                      for (index, raw), page, parsed in zip(item.references, pages, readings, strict=True)]
         PaperReference.objects.bulk_create(references)
         write_links(PaperReferenceLink(reference=r, state=ResolutionState.UNRESOLVED, observed_at=observed_at,
                                        evidence={"stage": "ingested, not yet resolved"}, resolver_version="")

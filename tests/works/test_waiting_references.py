@@ -100,7 +100,7 @@ def test_a_title_many_works_share_does_not_send_its_waiting_references_back_for_
     import_works(lines_of("\n".join(crossref_line(f"10.1000/dl.{n}", "Deep Learning") for n in range(30)).encode()),
                  source="crossref")
     make_paper("2601.00001", title="Training at scale")
-    cite("2601.00001", "Deep learning. 2015.")
+    cite("2601.00001", "Y. LeCun. Deep learning. 2015.")
     assert outbound("2601.00001")[0]["resolution"]["status"] == "unresolved"
     assert waiting(PaperReference.objects.get()) == 1
     with django_capture_on_commit_callbacks(execute=True):
