@@ -12,6 +12,10 @@ from citations.parsing.training import OPTIONS, train
 from citations.parsing.training_data import LabelledString, sha256
 
 
+# The evaluation data sets (citations/evaluation) whose strings the shipped model learnt from.
+TRAINED_ON = ("grobid-citation-corpus", "anystyle-parser-gold")
+
+
 def training_strings(sets: Datasets) -> list[LabelledString]:
     """What the shipped model learns from: GROBID's corpus and AnyStyle's sets (never GROBID's evaluation)."""
     return sets.grobid_corpus + sets.anystyle
