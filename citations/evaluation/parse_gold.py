@@ -85,14 +85,17 @@ def _with_self_link(case: Case) -> Case:
 
 def load_grobid(data_dir: Path) -> Iterator[Case]:
     """GROBID citation corpus and evaluation TEI: one case per <bibl>; gold title (<title level a/m>),
-    year (<date>), printed arXiv ids and DOIs (complete: every printed one is tagged)."""
+    year (<date>), printed arXiv ids and DOIs (complete: every printed one is tagged). Each reference
+    text once: corpus/ holds copies of the evaluation files, so the first is kept."""
     folder = data_dir / "grobid-citation-corpus"
+    seen: set[str] = set()
     for path in sorted(folder.glob("corpus/*.xml")) + sorted(folder.glob("evaluation/*.xml")):
         root = ET.parse(path).getroot()
         for index, bibl in enumerate(e for e in root.iter() if _local(e.tag) == "bibl"):
             raw = _collapse(_text(bibl))
-            if not raw:
+            if not raw or raw in seen:
                 continue
+            seen.add(raw)
             dates = [e for e in bibl.iter() if _local(e.tag) == "date"]
             arxiv, dois, malformed = _grobid_ids(bibl)
             yield _with_self_link(Case(
