@@ -8,6 +8,7 @@ standing notices. Every step is one of the importers an operator runs, so the de
 do, and running it again changes nothing.
 """
 import json
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -28,13 +29,19 @@ def demo_data_dir() -> Path:
     return Path(settings.DEMO_DATA_DIR)
 
 
+# unarXive stands each formula of the LaTeX in for "{{formula:<uuid>}}", which no reader of the paper
+# ever saw; the demo shows "⟨formula⟩" where the paper printed one.
+_FORMULA = re.compile(r"\{\{formula:[0-9a-f-]{36}\}\}")
+
+
 def reference_lists(data: Path):
     """unarXive papers as ingest_references lines: each bib entry's raw string, in the paper's order."""
     with open(data / UNARXIVE / "arXiv_src_2212_086.jsonl", encoding="utf-8") as file:
         for line in file:
             paper = json.loads(line)
             metadata = paper["metadata"]
-            raws = [e["bib_entry_raw"].strip() for e in paper["bib_entries"].values() if e.get("bib_entry_raw", "").strip()]
+            raws = [_FORMULA.sub("⟨formula⟩", e["bib_entry_raw"].strip()) for e in paper["bib_entries"].values()
+                    if e.get("bib_entry_raw", "").strip()]
             if raws:
                 yield {"arxiv_id": metadata["id"], "version": len(metadata.get("versions") or [None]),
                        "source": "latex",

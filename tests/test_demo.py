@@ -11,6 +11,7 @@ from django.db import transaction
 
 from citations.demo import UNARXIVE, demo_data_dir
 from citations.models import CurrentResolution, Override, PaperReference
+from citations.parsing.reader import READER_NAME
 from citations.records.build import build_record
 from tests.conftest import SEED_000, SEED_004
 from tests.records.test_build import seed_time
@@ -52,6 +53,13 @@ def test_the_demo_holds_real_reference_strings_resolved(demo_output):
     # ref 65 of 2509.23722 prints arXiv:2304.11277 in its title: no longer "Unresolved" once resolved
     record = build_record(arxiv_id="2509.23722").record
     assert record["reference_resolution"]["state_counts"]["verified_exact"] >= 20
+
+
+def test_the_demo_references_are_read_by_the_trained_parser_with_formulas_shown_as_such(demo_output):
+    from_unarxive = PaperReference.objects.filter(extraction__source="latex")
+    assert from_unarxive.count() == 1786 and not from_unarxive.exclude(parser=READER_NAME).exists()
+    assert not from_unarxive.filter(raw_text__contains="{{formula:").exists()
+    assert from_unarxive.filter(title__contains="⟨formula⟩").exists()
 
 
 def test_the_seed_records_stay_as_they_were_at_their_own_time(demo_output):
