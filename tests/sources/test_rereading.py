@@ -157,3 +157,29 @@ def test_the_command_reads_every_paper_again_and_says_what_it_found(listed):
     out = StringIO()
     call_command("reparse_references", "--paper", "2501.00001", stdout=out)
     assert "0 written again" in out.getvalue()
+
+
+@pytest.mark.celery_worker
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_reading_job_runs_on_real_workers_and_a_second_one_writes_nothing():
+    from citations.jobs.planning import plan_rereading
+    from citations.models import Job
+    from tests.celery_worker import client_call, redis_url, running_worker, wait_until, worker_log
+    from tests.factories import make_paper, make_references
+
+    for n in range(4):
+        make_references(make_paper(f"2602.{n + 1:05d}"), 5)       # read by a parser named "test"
+    broker = redis_url()
+    with running_worker(broker) as worker:
+        for expected_reread in (4, 0):
+            job = plan_rereading(chunk_papers=2)
+            client_call(broker, "import django; django.setup()\n"
+                                "from citations.jobs.planning import enqueue_job\nfrom citations.models import Job\n"
+                                f"enqueue_job(Job.objects.get(pk={job.pk}))")
+            assert wait_until(lambda: Job.objects.get(pk=job.pk).state == "succeeded", timeout=90), worker_log(worker)
+            counts = Job.objects.get(pk=job.pk).counts
+            assert (counts["lists"], counts["reread"], counts["papers"]) == (4, expected_reread, 4)
+    assert ReferenceExtraction.objects.filter(origin=ExtractionOrigin.REREAD).count() == 4
+    assert not PaperReference.objects.filter(extraction__origin=ExtractionOrigin.REREAD).exclude(
+        parser=READER_NAME).exists()
