@@ -6,10 +6,11 @@ from citations.pages import views
 
 
 class ArxivIdConverter:
-    """Any path segment that could hold an arXiv id (old-style ids contain one slash);
-    the view itself decides whether it is one, so a malformed id gets the 404 page."""
+    """Any path segment that could hold an arXiv id (old-style ids contain one slash), with or without
+    'arXiv:' before it; the view itself decides whether it is one, so a malformed id gets the 404 page
+    and a prefixed or versioned one a redirect to the paper's own address."""
 
-    regex = r"[A-Za-z0-9.\-]+(?:/[0-9]{7}[0-9A-Za-z]*)?"
+    regex = r"(?:[Aa][Rr][Xx][Ii][Vv]:)?[A-Za-z0-9.\-]+(?:/[0-9]{7}[0-9A-Za-z]*)?"
 
     def to_python(self, value):
         return value

@@ -1,10 +1,10 @@
 """Public pages: the paper, its citation record (HTML and canonical JSON), integrity, evidence, the papers
 held and their search."""
 import json
-from functools import partial
+from functools import partial, wraps
 from urllib.parse import quote
 
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.urls import Resolver404
 from django.utils.cache import patch_cache_control
@@ -28,6 +28,7 @@ from citations.records.build import CAPS, BuiltRecord, RecordUnavailable, build_
 from citations.records.cache import CachedRecord, cached_record
 from citations.records.dumps import dump_file as find_dump_file
 from citations.records.history import BadTime
+from citations.pages.listing import BadListing, reference_listing
 from citations.records.presentation import (
     NOTICE_REASONS,
     STATE_LABELS,
@@ -45,6 +46,26 @@ from citations.records.timestamps import render_z
 from citations.sources.record_checks import record_schema
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
+
+
+def canonical_paper_id(arxiv_id: str) -> str | None:
+    """The bare id an address names, as the search box reads it (arXiv:2212.11808, 2212.11808v1)."""
+    query = parse_query(arxiv_id)
+    return query.value if query.kind == "arxiv_id" else None
+
+
+def canonical_address(view):
+    """A paper's pages answer at its bare id: /paper/arXiv:ID and /paper/IDv1 redirect there (301)."""
+    @wraps(view)
+    def wrapper(request, arxiv_id: str, **kwargs):
+        if not is_canonical_arxiv_id(arxiv_id):
+            canonical = canonical_paper_id(arxiv_id)
+            if canonical is not None:
+                path = request.path.replace(f"/paper/{arxiv_id}", f"/paper/{canonical}", 1)
+                query = request.META.get("QUERY_STRING", "")
+                return HttpResponsePermanentRedirect(path + (f"?{query}" if query else ""))
+        return view(request, arxiv_id, **kwargs)
+    return wrapper
 
 
 def _record_or_404(make, arxiv_id: str):
@@ -98,11 +119,13 @@ def record_json_response(request, arxiv_id: str) -> HttpResponse:
 
 
 @require_safe
+@canonical_address
 def record_json(request, arxiv_id: str):
     return record_json_response(request, arxiv_id)
 
 
 @require_safe
+@canonical_address
 def record_html(request, arxiv_id: str):
     try:
         as_of = requested_time(request)
@@ -110,10 +133,17 @@ def record_html(request, arxiv_id: str):
         return bad_time_page(request, error)
     built = _built(arxiv_id, as_of)
     record = built.record
+    try:
+        listing = reference_listing(built, request.GET.get("page", "1"), request.GET.get("state", ""),
+                                    keep={"as_of": request.GET["as_of"]} if as_of is not None else None)
+    except BadListing as error:
+        return render(request, "citations/bad_request.html", {"reason": str(error)}, status=400)
     return render(request, "citations/record.html", {
         "record": record,
         "paper": record["paper"],
-        "outbound": observation_rows(built, "outbound"),
+        "listing": listing,
+        "outbound": listing.rows,
+        "standing": standing_summary(record),
         "inbound": observation_rows(built, "inbound"),
         "state_counts": state_count_rows(record),
         "coverage": coverage_lanes(record),
@@ -126,6 +156,7 @@ def record_html(request, arxiv_id: str):
 
 
 @require_safe
+@canonical_address
 def integrity(request, arxiv_id: str):
     try:
         as_of = requested_time(request)
@@ -148,6 +179,7 @@ def integrity(request, arxiv_id: str):
 
 
 @require_safe
+@canonical_address
 def paper(request, arxiv_id: str):
     built = _built(arxiv_id)
     record = built.record

@@ -68,6 +68,9 @@ SOURCE_NAMES = {"retraction_watch": "Retraction Watch", "crossref": "Crossref", 
 NO_DATE = "date not given by the source"
 
 
+NOTHING_READ = "Only its number was read: no title, text or author."
+
+
 @dataclass(frozen=True)
 class ObservationRow:
     observation_id: str
@@ -96,17 +99,40 @@ class ObservationRow:
     raw_text: str | None
     digest: str
     curated: dict          # field -> audit entry id of the override in force
+    own_title: str | None = None     # the reference's own title: a curator's, else the parsed one
+    known: str = ""                  # what is known of a reference with neither title nor text
+    printed_ids: tuple = ()          # PrintedId: the identifiers the reference prints
+    matched: bool = False            # a work is linked: cited_work describes it, not the reference
+    correction: tuple | None = None  # ("split" or "join", audit entry id) of the correction that made it
+
+    @property
+    def words(self) -> str:
+        """What the reference is, in its own words: its title, else its printed text, else what was read of it."""
+        title = self.own_title if self.matched else self.title
+        return title or self.raw_text or self.known or NOTHING_READ
+
+    @property
+    def words_are_title(self) -> bool:
+        return bool(self.own_title if self.matched else self.title)
+
+    @property
+    def printed_text(self) -> str | None:
+        """The printed text under a title, when it says more than the title."""
+        return self.raw_text if self.raw_text and self.words_are_title and self.raw_text != self.words else None
 
 
-def observation_rows(built, direction: str) -> list[ObservationRow]:
-    """One display row per itemized observation of a direction ("outbound" or "inbound")."""
+def observation_rows(built, direction: str, window=None) -> list[ObservationRow]:
+    """One display row per itemized observation of a direction ("outbound" or "inbound"), or per
+    reference of an outbound window (build.outbound_window: the page's references past the cap or by state)."""
     rows = []
     list_length = built.record["reference_resolution"]["total_outbound_references"]
-    for observation in built.record[direction]:
+    observations, all_details = (window.outbound, window.details) if window else (built.record[direction],
+                                                                                  built.details)
+    for observation in observations:
         citation = observation["citation"]
         work, cited, citing = citation["cited_work"], citation["cited_paper"], citation["citing_paper"]
         notice = observation["standing_notice"]
-        details = built.details.get(observation["observation_id"], {})
+        details = all_details.get(observation["observation_id"], {})
         state = observation["resolution"]["status"]
         resolver = observation["resolution"]["resolver_source"]
         rows.append(ObservationRow(
@@ -137,8 +163,69 @@ def observation_rows(built, direction: str) -> list[ObservationRow]:
             raw_text=details.get("raw_text"),
             digest=observation["observation_digest"],
             curated=details.get("curated", {}),
+            own_title=_own_title(work, details),
+            known=known_fields(details),
+            printed_ids=printed_identifiers(details),
+            matched=work["work_id"] is not None,
+            correction=details.get("correction"),
         ))
     return rows
+
+
+def _own_title(work: dict, details: dict) -> str | None:
+    if details.get("curated", {}).get("title"):
+        return work["title"]
+    title = details.get("parsed_title")
+    return title if title and title.strip() else None
+
+
+def known_fields(details: dict) -> str:
+    """A reference with no title and no text, as what was read of it: authors, venue, year, page."""
+    parts = []
+    authors = [a for a in details.get("parsed_authors") or [] if isinstance(a, str) and a.strip()]
+    if authors:
+        parts.append(", ".join(authors[:3]) + (f" and {len(authors) - 3} more" if len(authors) > 3 else ""))
+    if details.get("parsed_venue"):
+        parts.append(details["parsed_venue"])
+    if details.get("parsed_year"):
+        parts.append(str(details["parsed_year"]))
+    return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class PrintedId:
+    """An identifier a reference prints, with where it leads (None when it cannot exist)."""
+
+    kind: str          # "arXiv", "DOI" or "URL"
+    value: str
+    url: str | None
+    problem: str | None = None
+
+
+_ID_KINDS = {"arxiv": "arXiv", "doi": "DOI", "url": "URL"}
+
+
+def printed_identifiers(details: dict) -> tuple[PrintedId, ...]:
+    """The arXiv ids, DOIs and URLs a reference prints, each once, linked to arxiv.org or doi.org."""
+    found: dict[tuple[str, str], PrintedId] = {}
+
+    def add(kind: str, value: str | None, valid: bool = True, problem: str | None = None):
+        if not value or (kind, value.lower()) in found:
+            return
+        url = None
+        if valid:
+            url = {"arxiv": f"https://arxiv.org/abs/{value}", "doi": f"https://doi.org/{value}"}.get(kind)
+            if kind == "url" and value.startswith(("http://", "https://")):
+                url = value
+        found[(kind, value.lower())] = PrintedId(_ID_KINDS.get(kind, kind), value, url,
+                                                 None if valid else (problem or "it cannot exist"))
+
+    add("arxiv", details.get("printed_arxiv_id"))
+    add("doi", details.get("printed_doi"))
+    for identifier in details.get("identifiers") or []:
+        if isinstance(identifier, dict) and identifier.get("kind") in _ID_KINDS:
+            add(identifier["kind"], identifier.get("value"), bool(identifier.get("valid")), identifier.get("problem"))
+    return tuple(found.values())
 
 
 def index_is_a_year(index: int, list_length: int) -> bool:
@@ -153,9 +240,10 @@ def state_count_rows(record: dict) -> list[tuple[str, str, int]]:
 
 @dataclass(frozen=True)
 class DigestCheck:
-    where: str
+    where: str              # as the record numbers it: "Ref. 12", "Citation by arXiv:2212.11773, ref. 94"
     declared: str
     recomputed: str
+    observation_id: str | None = None
 
     @property
     def holds(self) -> bool:
@@ -164,11 +252,15 @@ class DigestCheck:
 
 def recompute_digests(record: dict) -> list[DigestCheck]:
     """Every digest the record declares, next to the digest recomputed from its content."""
-    checks = [DigestCheck("context_digest", record["context_digest"], context_digest(record))]
+    checks = [DigestCheck("The record as a whole (its context digest)", record["context_digest"],
+                          context_digest(record))]
     for direction in ("outbound", "inbound"):
-        for index, observation in enumerate(record[direction]):
-            checks.append(DigestCheck(f"{direction}[{index}] {observation['observation_id']}",
-                                      observation["observation_digest"], observation_digest(observation)))
+        for observation in record[direction]:
+            citation = observation["citation"]
+            where = (f"Ref. {citation['reference_index']}" if direction == "outbound" else
+                     f"Citation by arXiv:{citation['citing_paper']['arxiv_id']}, ref. {citation['reference_index']}")
+            checks.append(DigestCheck(where, observation["observation_digest"], observation_digest(observation),
+                                      observation["observation_id"]))
     return checks
 
 
@@ -197,10 +289,21 @@ class StandingSummary:
     reinstated: list
     measured: int
     unavailable: int
+    total: int = 0          # references of the list, itemized in the record or not
 
     @property
     def cites_retracted(self) -> bool:
         return bool(self.retracted)
+
+    @property
+    def not_itemized(self) -> int:
+        return max(0, self.total - self.measured - self.unavailable)
+
+    @property
+    def line(self) -> str:
+        """'1 retracted · 30 of 68 checked · 38 could not be checked': what a reader sees first."""
+        return standing_line(retracted=len({i.observation_id for i in self.retracted}), checked=self.measured,
+                             unchecked=self.unavailable, not_itemized=self.not_itemized)
 
     @property
     def groups(self) -> list[tuple[str, list]]:
@@ -238,7 +341,22 @@ def standing_summary(record: dict) -> StandingSummary:
                 groups["concerns"].append(item)
             elif kind in CORRECTING:
                 groups["corrected"].append(item)
-    return StandingSummary(**groups, measured=measured, unavailable=unavailable)
+    return StandingSummary(**groups, measured=measured, unavailable=unavailable,
+                           total=record["reference_resolution"]["total_outbound_references"])
+
+
+def standing_line(*, retracted: int, checked: int, unchecked: int, not_itemized: int = 0) -> str:
+    """The standing of a paper's references in one line, the same on the record, the paper and the lists."""
+    listed = checked + unchecked
+    if not listed and not not_itemized:
+        return "No reference listed"
+    parts = [f"{retracted:,} retracted"] if retracted else []
+    parts.append(f"{checked:,} of {listed:,} checked" if checked else f"none of {listed:,} checked")
+    if unchecked:
+        parts.append(f"{unchecked:,} could not be checked")
+    if not_itemized:
+        parts.append(f"{not_itemized:,} past the record's cap, not counted here")
+    return " · ".join(parts)
 
 
 # --- times ---------------------------------------------------------------------------------------------
