@@ -63,7 +63,8 @@ RESOLVER_WORDS = {
 }
 
 # Named sources, for people; the record names them by these keys.
-SOURCE_NAMES = {"retraction_watch": "Retraction Watch", "crossref": "Crossref", "openalex": "OpenAlex"}
+SOURCE_NAMES = {"retraction_watch": "Retraction Watch", "crossref": "Crossref", "openalex": "OpenAlex",
+                "arxiv_reference": "arXiv reference lists, as the imported record counted them"}
 # An event's date when its source gives none (OpenAlex never does; Crossref sometimes): said, not guessed.
 NO_DATE = "date not given by the source"
 
@@ -189,7 +190,7 @@ def known_fields(details: dict) -> str:
         parts.append(details["parsed_venue"])
     if details.get("parsed_year"):
         parts.append(str(details["parsed_year"]))
-    return " · ".join(parts)
+    return "No title or text was recorded; what is known: " + ", ".join(parts) if parts else ""
 
 
 @dataclass(frozen=True)
@@ -401,6 +402,41 @@ def day_text(value) -> str:
     return f"{value.day} {MONTH_ABBREVIATIONS[value.month - 1]} {value.year}"
 
 
+# --- what changed, in words (the history's compare page) ---------------------------------------------
+
+FIELD_WORDS = {
+    "as_of": "the record's time", "thesis": "the record's sentence", "context_digest": "the context digest",
+    "observation_digest": "the observation's digest", "observation_id": "the observation's id",
+    "resolution.status": "resolution state", "resolution.observed_at": "when it was resolved",
+    "resolution.resolver_source": "what decided it", "citation.cited_work.title": "title",
+    "citation.cited_work.year": "year", "citation.cited_work.doi": "DOI", "citation.cited_work.venue": "venue",
+    "citation.cited_work.metadata_source": "where the cited work's details come from",
+    "citation.cited_paper.arxiv_id": "held paper it cites", "citation.source_observed_at": "when it was read",
+    "standing_notice.state": "standing notice", "standing_notice.reason": "why no standing notice",
+    "reference_resolution.displayed": "references listed",
+    "reference_resolution.total_outbound_references": "references in the paper",
+}
+
+
+def field_words(path: str) -> str:
+    """A record's JSON path in words: 'citation.cited_work.title' is 'title'; others as their names read."""
+    bare = re.sub(r"\[[^\]]*\]", "", path)
+    if bare in FIELD_WORDS:
+        return FIELD_WORDS[bare]
+    named = re.findall(r"\[([^\]:]+)[^\]]*\]", path)
+    words = " › ".join(part.replace("_", " ") for part in bare.split(".") if part)
+    return f"{words} ({', '.join(SOURCE_NAMES.get(n, n.replace('_', ' ')) for n in named)})" if named else words
+
+
+def value_words(value) -> str:
+    """A value of the record as a reader reads it: times to the minute, none for null."""
+    if value is None:
+        return "none"
+    if isinstance(value, str) and parse_time(value) is not None:
+        return minute_text(value)
+    return STATE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
+
+
 # --- papers ---------------------------------------------------------------------------------------------
 
 # arXiv metadata writes accents in TeX: F\"arber, Chru\'sciel, Przemys{\l}aw.
@@ -487,6 +523,20 @@ NOTICE_COUNTED = {
 }
 
 
+def plain_thesis(record: dict) -> str:
+    """The thesis in a reader's words (the record's own sentence is the JSON's, shown beside it)."""
+    resolution, inbound = record["reference_resolution"], record["coverage"][2]
+    shown, total = resolution["displayed"], resolution["total_outbound_references"]
+    references = (f"all {_of(total, 'reference')} of this paper" if shown == total and total != 1 else
+                  "the one reference of this paper" if shown == total else
+                  f"{shown:,} of the {total:,} references of this paper")
+    cited_by, cited_total = inbound["records_observed"], inbound["denominator"]
+    citations = (_of(cited_total, "citation") if cited_by == cited_total else
+                 f"{cited_by:,} of the {cited_total:,} citations")
+    return (f"As of {day_text(record['as_of'])}, this record lists {references if total else 'no reference of this paper'}"
+            f" and {citations} of it from papers held here.")
+
+
 def _of(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
@@ -505,7 +555,8 @@ def coverage_lanes(record: dict) -> list[Lane]:
         "standing_notices": "the notices read from the standing sources, and the receipt each check left",
         "inbound_itemization": "the reference lists of the other papers held here, and their resolutions",
         "external_citation_measurements": (
-            "the counts reported by " + ", ".join(m["source"] for m in record["external_citation_measurements"])
+            "the counts reported by " + ", ".join(SOURCE_NAMES.get(m["source"], m["source"])
+                                                  for m in record["external_citation_measurements"])
             if record["external_citation_measurements"] else "nothing: no outside source has been measured"),
     }
     return [
@@ -573,4 +624,5 @@ def _external_sentence(record: dict) -> str:
     if not measurements:
         return "No citation count from an outside source is recorded for this paper."
     return (f"{_of(len(measurements), 'count')} from named outside sources, each dated and never added to another: "
-            + "; ".join(f"{m['count']:,} according to {m['source']}" for m in measurements) + ".")
+            + "; ".join(f"{m['count']:,} according to {SOURCE_NAMES.get(m['source'], m['source'])}"
+                        for m in measurements) + ".")
