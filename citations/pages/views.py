@@ -4,7 +4,7 @@ import json
 from functools import partial, wraps
 from urllib.parse import quote
 
-from django.http import Http404, HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect
+from django.http import Http404, HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import Resolver404
 from django.utils.cache import patch_cache_control
@@ -26,9 +26,11 @@ from citations.pages.search import (
 )
 from citations.records.build import CAPS, BuiltRecord, RecordUnavailable, build_record
 from citations.records.cache import CachedRecord, cached_record
+from citations.records.citation_formats import bibtex, cited_references, csl_json
 from citations.records.dumps import dump_file as find_dump_file
 from citations.records.history import BadTime
 from citations.pages.listing import BadListing, reference_listing
+from citations.pages.references import reference_address
 from citations.records.presentation import (
     NOTICE_REASONS,
     STATE_LABELS,
@@ -201,6 +203,37 @@ def paper(request, arxiv_id: str):
         "inbound_total": record["coverage"][2]["denominator"],
         "standing": standing_summary(record),
     })
+
+
+@require_safe
+@canonical_address
+def reference(request, arxiv_id: str, reference_id):
+    """A reference's lasting address (audit entries link it): its row in the record now, after any split or join."""
+    address = reference_address(arxiv_id=arxiv_id, reference_id=reference_id)
+    if address is None:
+        raise Http404(f"arXiv:{arxiv_id} holds no reference {reference_id}")
+    return HttpResponseRedirect(address)
+
+
+CITATION_FORMATS = {
+    "bib": (bibtex, "application/x-bibtex; charset=utf-8"),
+    "csl.json": (csl_json, "application/vnd.citationstyles.csl+json; charset=utf-8"),
+}
+
+
+@require_safe
+@canonical_address
+def references_cited(request, arxiv_id: str, fmt: str, reference_id=None):
+    """The paper's references (or one of them) as BibTeX or CSL-JSON, every one past the record's cap too."""
+    write, content_type = CITATION_FORMATS[fmt]
+    references = cited_references(_built(arxiv_id), observation_id=str(reference_id) if reference_id else None)
+    if reference_id and not references:
+        raise Http404(f"reference {reference_id} is not in the current reference list of arXiv:{arxiv_id}")
+    response = HttpResponse(write(references), content_type=content_type)
+    name = f"{arxiv_id.replace('/', '-')}-{f'ref{references[0].reference_index}' if reference_id else 'references'}"
+    response["Content-Disposition"] = f'inline; filename="{name}.{fmt}"'
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
 
 
 @require_safe

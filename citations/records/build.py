@@ -132,12 +132,13 @@ def list_state_counts(built: BuiltRecord) -> dict[str, int]:
     return dict.fromkeys(STATES, 0) | statements.outbound_state_counts(built.paper_id, built.cutoff)
 
 
-def outbound_window(built: BuiltRecord, *, offset: int = 0, state: str | None = None) -> OutboundWindow:
+def outbound_window(built: BuiltRecord, *, offset: int = 0, state: str | None = None,
+                    limit: int = CAPS["outbound"]) -> OutboundWindow:
     """The list's references from `offset` (in the record's order), of one state or all: four statements
     (the rows, the whole list's state counts, the standing sources, the rows' check receipts)."""
     cutoff = built.cutoff
     rows = [ObservationRow(*row) for row in statements.outbound_rows(built.paper_id, cutoff, offset=offset,
-                                                                      state=state)]
+                                                                      state=state, limit=limit)]
     counts = list_state_counts(built)
     synced = statements.standing_sources(cutoff)
     work_ids = sorted({uuid_text(r.work_id) for r in rows if r.work_id is not None})

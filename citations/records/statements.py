@@ -195,7 +195,8 @@ _OUTBOUND_WHERE = f"""r.extraction_id = (
               AND r.observed_at <= %(cutoff)s"""
 
 
-def outbound_rows(paper_id: int, cutoff: datetime, *, offset: int = 0, state: str | None = None) -> list[tuple]:
+def outbound_rows(paper_id: int, cutoff: datetime, *, offset: int = 0, state: str | None = None,
+                  limit: int = CAPS["outbound"]) -> list[tuple]:
     # The record's rows are the first CAPS["outbound"]; the HTML page reads the rest (offset) and the
     # rows of one state the same way, so its pages past the cap show what the record would.
     return _fetch(
@@ -208,7 +209,7 @@ def outbound_rows(paper_id: int, cutoff: datetime, *, offset: int = 0, state: st
             {_override_joins()}
             WHERE {_OUTBOUND_WHERE}{" AND l.state = %(state)s" if state else ""}
             ORDER BY r.reference_index, r.id
-            LIMIT {CAPS["outbound"]} OFFSET {int(offset)}""",
+            LIMIT {int(limit)} OFFSET {int(offset)}""",
         _params(cutoff, paper=paper_id, state=state),
     )
 

@@ -25,7 +25,10 @@ def demo(transactional_db):
 
 # Public routes that are not HTML pages for people: the layout test need not visit them.
 NOT_PAGES = {"citations:record-json", "citations:record-schema", "citations:dump-file", "citations:None",
-             "curation:old-audit-trail-address"}       # a redirect to the admin
+             "curation:old-audit-trail-address",       # a redirect to the admin
+             "citations:reference",                    # a redirect to the reference's row
+             "citations:references-bib", "citations:references-csl", "citations:reference-bib",
+             "citations:reference-csl"}                # BibTeX and CSL-JSON
 
 
 def public_pages() -> dict[str, str]:
