@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from citations.records.build import CAPS, BuiltRecord, list_state_counts, outbound_window
-from citations.records.presentation import STATE_LABELS, observation_rows
+from citations.records.presentation import STATE_LABELS
+from citations.records.rows import observation_rows
 
 PAGE_SIZE = CAPS["outbound"]      # page 1 is the record's own itemization
 

@@ -4,7 +4,13 @@ import json
 from functools import partial, wraps
 from urllib.parse import quote
 
-from django.http import Http404, HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpResponse,
+    HttpResponseNotModified,
+    HttpResponsePermanentRedirect,
+    HttpResponseRedirect,
+)
 from django.shortcuts import render
 from django.urls import Resolver404
 from django.utils.cache import patch_cache_control
@@ -14,7 +20,9 @@ from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.json_errors import api_error_response
 from citations.models import PaperVersion
 from citations.pages.history import as_of_query, bad_time_page, requested_time
+from citations.pages.listing import BadListing, reference_listing
 from citations.pages.paging import BadPage, page_of
+from citations.pages.references import reference_address
 from citations.pages.search import (
     MAX_QUERY_LENGTH,
     PAGE_SIZE,
@@ -29,8 +37,6 @@ from citations.records.cache import CachedRecord, cached_record
 from citations.records.citation_formats import bibtex, cited_references, csl_json
 from citations.records.dumps import dump_file as find_dump_file
 from citations.records.history import BadTime
-from citations.pages.listing import BadListing, reference_listing
-from citations.pages.references import reference_address
 from citations.records.presentation import (
     NOTICE_REASONS,
     STATE_LABELS,
@@ -38,13 +44,13 @@ from citations.records.presentation import (
     author_names,
     coverage_lanes,
     inbound_state_counts,
-    observation_rows,
     paper_categories,
     plain_thesis,
     recompute_digests,
     standing_summary,
     state_count_rows,
 )
+from citations.records.rows import observation_rows
 from citations.records.timestamps import render_z
 from citations.sources.record_checks import record_schema
 

@@ -10,7 +10,7 @@ from pybtex.database import parse_string
 
 from citations.models import PaperReference, PaperReferenceLink
 from citations.records.build import build_record
-from citations.records.presentation import NOTHING_READ, printed_identifiers
+from citations.records.rows import NOTHING_READ, printed_identifiers
 from citations.resolution.links import write_links
 from citations.sources.reference_lists import ReferenceList, ingest_reference_list
 from curation.segmentation import join_with_next, split_reference
@@ -30,7 +30,7 @@ GPIPE = "Yanping Huang and Zhifeng Chen. GPipe: Efficient training of giant neur
 
 
 def rows_of(html: str) -> list[str]:
-    return re.findall(r'<tr id="obs-.*?</tr>', html, flags=re.S)
+    return re.findall(r'<tr id="obs-.*?</tr>', html, flags=re.DOTALL)
 
 
 @pytest.fixture
@@ -163,7 +163,7 @@ def test_a_list_with_retractions_costs_three_statements(curated_and_resolved, cl
 def test_reader_pages_use_plain_words(seeds, client):
     seed_004 = client.get("/paper/2509.23722/citation-record").content.decode()
     assert "according to <span" in seed_004 and "arXiv reference lists" in seed_004
-    visible = re.sub(r"<details.*?</details>", "", seed_004, flags=re.S)     # what the JSON says, one click away
+    visible = re.sub(r"<details.*?</details>", "", seed_004, flags=re.DOTALL)     # what the JSON says, one click away
     assert ">arxiv_reference<" not in visible
     assert "inbound Pith citation observations" not in visible
     assert "lists all 68 references of this paper and 4 citations of it from papers held here" in visible
