@@ -269,7 +269,9 @@ def value_words(value) -> str:
         return "none"
     if isinstance(value, str) and parse_time(value) is not None:
         return minute_text(value)
-    return STATE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
+    if isinstance(value, str):
+        return STATE_LABELS.get(value) or RESOLVER_WORDS.get(value) or value
+    return str(value)
 
 
 # --- papers ---------------------------------------------------------------------------------------------

@@ -43,6 +43,8 @@ def public_pages() -> dict[str, str]:
         "record": f"/paper/{PAPER}/citation-record",
         "record-seed": f"/paper/{SEED}/citation-record",
         "record-as-of": f"/paper/{SEED}/citation-record?as_of=2026-08-08T11:07:00Z",
+        "record-past-the-cap": "/paper/2212.11773/citation-record?page=2",
+        "record-one-state": f"/paper/{SEED}/citation-record?state=verified_exact",
         "integrity": f"/paper/{PAPER}/integrity",
         "history": f"/paper/{SEED}/history",
         "history-compare": f"/paper/{SEED}/history?from=2026-08-08T11:07:00Z",
