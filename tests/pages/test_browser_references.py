@@ -66,7 +66,7 @@ def test_a_reader_sees_every_reference_and_what_it_is(browser, demo, live_server
     page.goto(f"{live_server.url}/paper/{LONG}")
     expect(page.locator("#standing-line")).to_contain_text("none of 100 checked")
     page.goto(f"{live_server.url}/search?q={LONG}")
-    expect(page.locator("main .standing-line")).to_contain_text("none of 138 checked · 138 could not be checked")
+    expect(page.locator("main .standing-line")).to_contain_text("None of 138 checked · 138 could not be checked")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
