@@ -6,10 +6,11 @@ from citations.pages import views
 
 
 class ArxivIdConverter:
-    """Any path segment that could hold an arXiv id (old-style ids contain one slash);
-    the view itself decides whether it is one, so a malformed id gets the 404 page."""
+    """Any path segment that could hold an arXiv id (old-style ids contain one slash), with or without
+    'arXiv:' before it; the view itself decides whether it is one, so a malformed id gets the 404 page
+    and a prefixed or versioned one a redirect to the paper's own address."""
 
-    regex = r"[A-Za-z0-9.\-]+(?:/[0-9]{7}[0-9A-Za-z]*)?"
+    regex = r"(?:[Aa][Rr][Xx][Ii][Vv]:)?[A-Za-z0-9.\-]+(?:/[0-9]{7}[0-9A-Za-z]*)?"
 
     def to_python(self, value):
         return value
@@ -32,6 +33,15 @@ urlpatterns = [
     path("paper/<arxiv:arxiv_id>/citation-record", throttled_page(views.record_html), name="record-html"),
     path("paper/<arxiv:arxiv_id>/integrity", throttled_page(views.integrity), name="integrity"),
     path("paper/<arxiv:arxiv_id>/history", throttled_page(history_views.history), name="history"),
+    path("paper/<arxiv:arxiv_id>/reference/<uuid:reference_id>", views.reference, name="reference"),
+    path("paper/<arxiv:arxiv_id>/references.bib", throttled_page(views.references_cited), {"fmt": "bib"},
+         name="references-bib"),
+    path("paper/<arxiv:arxiv_id>/references.csl.json", throttled_page(views.references_cited), {"fmt": "csl.json"},
+         name="references-csl"),
+    path("paper/<arxiv:arxiv_id>/reference/<uuid:reference_id>.bib", throttled_page(views.references_cited),
+         {"fmt": "bib"}, name="reference-bib"),
+    path("paper/<arxiv:arxiv_id>/reference/<uuid:reference_id>.csl.json", throttled_page(views.references_cited),
+         {"fmt": "csl.json"}, name="reference-csl"),
     path("paper/<arxiv:arxiv_id>", throttled_page(views.paper), name="paper"),
     path("dumps/<str:name>/<str:file>", views.dump_file, name="dump-file"),
 ]

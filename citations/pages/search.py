@@ -6,18 +6,19 @@ A page of a list costs three statements, whatever the number of papers on it or 
   1. the number of papers listed (the paginator's count)
   2. the page: the newest snapshot of each paper, joined to its paper, with the id of the paper's
      current reference list, both as paper_current holds them (citations/current/papers.py)
-  3. the state counts of those lists, from reference_current_resolutions joined to paper_references
-     (skipped when no paper on the page has a list)
+  3. the state counts of those lists, from reference_current_resolutions joined to paper_references,
+     with how many of each list's references were checked against a standing source and how many
+     cite a retracted work (skipped when no paper on the page has a list)
 """
 import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from citations.arxiv_ids import is_canonical_arxiv_id
-from citations.models import CurrentResolution, PaperSnapshot
-from citations.records.presentation import author_names, paper_categories, state_summary
+from citations.models import CurrentResolution, PaperSnapshot, ReceiptEvent, RetractionStatusReceipt
+from citations.records.presentation import RETRACTING, author_names, paper_categories, standing_line, state_summary
 
 MAX_QUERY_LENGTH = 200
 MAX_WORDS = 8
@@ -114,6 +115,24 @@ class PaperListing:
     has_list: bool
     references: int
     states: list          # (state, label, count) for the states present, most linked first
+    checked: int = 0      # references whose work was checked against a standing source
+    retracted: int = 0    # references citing a work a source says is retracted (and not reinstated)
+
+    @property
+    def standing(self) -> str:
+        return standing_line(retracted=self.retracted, checked=self.checked, unchecked=self.references - self.checked)
+
+
+def _standing_of_work():
+    """Whether a current resolution's work was checked, and whether a check found it retracted (and no
+    reinstatement): the lists' mark, over every reference of the list, as the record states each."""
+    work = OuterRef("cited_work_id")
+    found = ReceiptEvent.objects.filter(receipt__work_id=work)
+    return {
+        "checked": Exists(RetractionStatusReceipt.objects.filter(work_id=work)),
+        "retracted": Exists(found.filter(event__event_type__in=RETRACTING))
+                     & ~Exists(found.filter(event__event_type="reinstatement")),
+    }
 
 
 def paper_listings(snapshots) -> list[PaperListing]:
@@ -121,11 +140,17 @@ def paper_listings(snapshots) -> list[PaperListing]:
     snapshots = list(snapshots)
     list_ids = [s.list_id for s in snapshots if s.list_id is not None]
     counts: dict[int, dict[str, int]] = {}
+    checked: dict[int, int] = {}
+    retracted: dict[int, int] = {}
     if list_ids:
         rows = (CurrentResolution.objects.filter(reference__extraction_id__in=list_ids)
-                .values_list("reference__extraction_id", "state").annotate(n=Count("pk")).order_by())
-        for list_id, state, n in rows:
-            counts.setdefault(list_id, {})[state] = n
+                .annotate(**_standing_of_work())
+                .values_list("reference__extraction_id", "state", "checked", "retracted")
+                .annotate(n=Count("pk")).order_by())
+        for list_id, state, was_checked, is_retracted, n in rows:
+            counts.setdefault(list_id, {})[state] = counts.get(list_id, {}).get(state, 0) + n
+            checked[list_id] = checked.get(list_id, 0) + (n if was_checked else 0)
+            retracted[list_id] = retracted.get(list_id, 0) + (n if is_retracted else 0)
     return [
         PaperListing(
             arxiv_id=s.paper.arxiv_id, title=s.title, authors=author_names(s.authors),
@@ -133,6 +158,7 @@ def paper_listings(snapshots) -> list[PaperListing]:
             categories=[c for c, _ in paper_categories(s.primary_category, s.categories)], doi=s.doi,
             has_list=s.list_id is not None, references=sum(counts.get(s.list_id, {}).values()),
             states=state_summary(counts.get(s.list_id, {})),
+            checked=checked.get(s.list_id, 0), retracted=retracted.get(s.list_id, 0),
         )
         for s in snapshots
     ]

@@ -1,10 +1,16 @@
 """Public pages: the paper, its citation record (HTML and canonical JSON), integrity, evidence, the papers
 held and their search."""
 import json
-from functools import partial
+from functools import partial, wraps
 from urllib.parse import quote
 
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.http import (
+    Http404,
+    HttpResponse,
+    HttpResponseNotModified,
+    HttpResponsePermanentRedirect,
+    HttpResponseRedirect,
+)
 from django.shortcuts import render
 from django.urls import Resolver404
 from django.utils.cache import patch_cache_control
@@ -14,7 +20,9 @@ from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.json_errors import api_error_response
 from citations.models import PaperVersion
 from citations.pages.history import as_of_query, bad_time_page, requested_time
+from citations.pages.listing import BadListing, reference_listing
 from citations.pages.paging import BadPage, page_of
+from citations.pages.references import reference_address
 from citations.pages.search import (
     MAX_QUERY_LENGTH,
     PAGE_SIZE,
@@ -26,6 +34,7 @@ from citations.pages.search import (
 )
 from citations.records.build import CAPS, BuiltRecord, RecordUnavailable, build_record
 from citations.records.cache import CachedRecord, cached_record
+from citations.records.citation_formats import bibtex, cited_references, csl_json
 from citations.records.dumps import dump_file as find_dump_file
 from citations.records.history import BadTime
 from citations.records.presentation import (
@@ -35,16 +44,37 @@ from citations.records.presentation import (
     author_names,
     coverage_lanes,
     inbound_state_counts,
-    observation_rows,
     paper_categories,
+    plain_thesis,
     recompute_digests,
     standing_summary,
     state_count_rows,
 )
+from citations.records.rows import observation_rows
 from citations.records.timestamps import render_z
 from citations.sources.record_checks import record_schema
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
+
+
+def canonical_paper_id(arxiv_id: str) -> str | None:
+    """The bare id an address names, as the search box reads it (arXiv:2212.11808, 2212.11808v1)."""
+    query = parse_query(arxiv_id)
+    return query.value if query.kind == "arxiv_id" else None
+
+
+def canonical_address(view):
+    """A paper's pages answer at its bare id: /paper/arXiv:ID and /paper/IDv1 redirect there (301)."""
+    @wraps(view)
+    def wrapper(request, arxiv_id: str, **kwargs):
+        if not is_canonical_arxiv_id(arxiv_id):
+            canonical = canonical_paper_id(arxiv_id)
+            if canonical is not None:
+                path = request.path.replace(f"/paper/{arxiv_id}", f"/paper/{canonical}", 1)
+                query = request.META.get("QUERY_STRING", "")
+                return HttpResponsePermanentRedirect(path + (f"?{query}" if query else ""))
+        return view(request, arxiv_id, **kwargs)
+    return wrapper
 
 
 def _record_or_404(make, arxiv_id: str):
@@ -98,11 +128,13 @@ def record_json_response(request, arxiv_id: str) -> HttpResponse:
 
 
 @require_safe
+@canonical_address
 def record_json(request, arxiv_id: str):
     return record_json_response(request, arxiv_id)
 
 
 @require_safe
+@canonical_address
 def record_html(request, arxiv_id: str):
     try:
         as_of = requested_time(request)
@@ -110,10 +142,18 @@ def record_html(request, arxiv_id: str):
         return bad_time_page(request, error)
     built = _built(arxiv_id, as_of)
     record = built.record
+    try:
+        listing = reference_listing(built, request.GET.get("page", "1"), request.GET.get("state", ""),
+                                    keep={"as_of": request.GET["as_of"]} if as_of is not None else None)
+    except BadListing as error:
+        return render(request, "citations/bad_request.html", {"reason": str(error)}, status=400)
     return render(request, "citations/record.html", {
         "record": record,
         "paper": record["paper"],
-        "outbound": observation_rows(built, "outbound"),
+        "listing": listing,
+        "thesis": plain_thesis(record),
+        "outbound": listing.rows,
+        "standing": standing_summary(record),
         "inbound": observation_rows(built, "inbound"),
         "state_counts": state_count_rows(record),
         "coverage": coverage_lanes(record),
@@ -126,6 +166,7 @@ def record_html(request, arxiv_id: str):
 
 
 @require_safe
+@canonical_address
 def integrity(request, arxiv_id: str):
     try:
         as_of = requested_time(request)
@@ -148,6 +189,7 @@ def integrity(request, arxiv_id: str):
 
 
 @require_safe
+@canonical_address
 def paper(request, arxiv_id: str):
     built = _built(arxiv_id)
     record = built.record
@@ -162,10 +204,42 @@ def paper(request, arxiv_id: str):
         "categories": paper_categories(snapshot.primary_category, snapshot.categories) if snapshot else [],
         "versions": versions,
         "reference_states": state_count_rows(record),
+        "thesis": plain_thesis(record),
         "citation_states": inbound_state_counts(record),
         "inbound_total": record["coverage"][2]["denominator"],
         "standing": standing_summary(record),
     })
+
+
+@require_safe
+@canonical_address
+def reference(request, arxiv_id: str, reference_id):
+    """A reference's lasting address (audit entries link it): its row in the record now, after any split or join."""
+    address = reference_address(arxiv_id=arxiv_id, reference_id=reference_id)
+    if address is None:
+        raise Http404(f"arXiv:{arxiv_id} holds no reference {reference_id}")
+    return HttpResponseRedirect(address)
+
+
+CITATION_FORMATS = {
+    "bib": (bibtex, "application/x-bibtex; charset=utf-8"),
+    "csl.json": (csl_json, "application/vnd.citationstyles.csl+json; charset=utf-8"),
+}
+
+
+@require_safe
+@canonical_address
+def references_cited(request, arxiv_id: str, fmt: str, reference_id=None):
+    """The paper's references (or one of them) as BibTeX or CSL-JSON, every one past the record's cap too."""
+    write, content_type = CITATION_FORMATS[fmt]
+    references = cited_references(_built(arxiv_id), observation_id=str(reference_id) if reference_id else None)
+    if reference_id and not references:
+        raise Http404(f"reference {reference_id} is not in the current reference list of arXiv:{arxiv_id}")
+    response = HttpResponse(write(references), content_type=content_type)
+    name = f"{arxiv_id.replace('/', '-')}-{f'ref{references[0].reference_index}' if reference_id else 'references'}"
+    response["Content-Disposition"] = f'inline; filename="{name}.{fmt}"'
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
 
 
 @require_safe

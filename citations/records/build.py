@@ -9,6 +9,7 @@ time, or the time an export asks for), and for each fact the newest such
 observation wins. The contract is ../shared/spec/citation-record-v1.md; what the
 seeds do not show is specified in docs/record-v1.md.
 """
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -42,6 +43,8 @@ class BuiltRecord:
     record: dict
     body: bytes
     details: dict[str, dict] = field(default_factory=dict)   # observation_id -> raw text, parsed venue
+    paper_id: int | None = None
+    cutoff: datetime | None = None
 
     @property
     def context_digest(self) -> str:
@@ -109,7 +112,49 @@ def build_record(*, arxiv_id: str, as_of: datetime | None = None) -> BuiltRecord
         "thesis": _thesis(minute, arxiv_id, len(outbound), total_outbound, len(inbound), total_inbound),
     }
     record["context_digest"] = context_digest(record)
-    return BuiltRecord(record=record, body=canonical_bytes(record), details=details)
+    return BuiltRecord(record=record, body=canonical_bytes(record), details=details, paper_id=paper_id,
+                       cutoff=cutoff)
+
+
+@dataclass(frozen=True)
+class OutboundWindow:
+    """References of a record's list the HTML page shows past the cap or by state, built as the record
+    builds its own: observations (not in the record's bytes), their details, and how many match."""
+
+    outbound: list
+    details: dict
+    matching: int                     # references of the list in the asked state (all, with no state)
+    state_counts: dict                # every reference of the list, by state
+
+
+def list_state_counts(built: BuiltRecord) -> dict[str, int]:
+    """Every reference of the record's list by state, itemized or not: one statement."""
+    return dict.fromkeys(STATES, 0) | statements.outbound_state_counts(built.paper_id, built.cutoff)
+
+
+def outbound_window(built: BuiltRecord, *, offset: int = 0, state: str | None = None,
+                    limit: int = CAPS["outbound"]) -> OutboundWindow:
+    """The list's references from `offset` (in the record's order), of one state or all: four statements
+    (the rows, the whole list's state counts, the standing sources, the rows' check receipts)."""
+    cutoff = built.cutoff
+    rows = [ObservationRow(*row) for row in statements.outbound_rows(built.paper_id, cutoff, offset=offset,
+                                                                      state=state, limit=limit)]
+    counts = list_state_counts(built)
+    synced = statements.standing_sources(cutoff)
+    work_ids = sorted({uuid_text(r.work_id) for r in rows if r.work_id is not None})
+    receipts = statements.receipts(work_ids, cutoff) if work_ids else {}
+    paper = built.record["paper"]
+    paper_level = {key: paper[key] for key in ("arxiv_id", "last_updated", "snapshot_observed_at", "submitted_at",
+                                               "title")}
+    details: dict[str, dict] = {}
+    outbound = [
+        _observation(row, citing={**paper_level, "version": row.citing_version},
+                     cited=_other_paper(row, version=row.other_latest_version) if row.other_arxiv_id else None,
+                     receipts=receipts, synced=synced, details=details)
+        for row in rows
+    ]
+    matching = counts.get(state, 0) if state else sum(counts.values())
+    return OutboundWindow(outbound=outbound, details=details, matching=matching, state_counts=counts)
 
 
 def record_links(arxiv_id: str) -> dict:
@@ -219,9 +264,19 @@ def _observation(row: ObservationRow, *, citing: dict, cited: dict | None, recei
     curated = {field: entry for field, entry in (("title", row.title_override), ("year", row.year_override),
                                                  ("not_a_work", row.not_a_work_override)) if entry is not None}
     details[observation_id] = {"raw_text": row.raw_text, "parsed_venue": row.venue, "curated": curated,
-                               "parsed_title": row.title, "parsed_year": row.year}
+                               "parsed_title": row.title, "parsed_year": row.year,
+                               "parsed_authors": _json_list(row.authors), "printed_arxiv_id": row.printed_arxiv_id,
+                               "printed_doi": row.printed_doi, "identifiers": _json_list(row.identifiers),
+                               "correction": (row.correction_field, row.correction_id) if row.correction_id else None}
     return observation
 
+
+
+def _json_list(value) -> list:
+    """A JSON list column as read: a list on PostgreSQL, its text on SQLite."""
+    if isinstance(value, str):
+        value = json.loads(value)
+    return value if isinstance(value, list) else []
 
 
 def _unavailable(reason: str) -> dict:

@@ -63,87 +63,10 @@ RESOLVER_WORDS = {
 }
 
 # Named sources, for people; the record names them by these keys.
-SOURCE_NAMES = {"retraction_watch": "Retraction Watch", "crossref": "Crossref", "openalex": "OpenAlex"}
+SOURCE_NAMES = {"retraction_watch": "Retraction Watch", "crossref": "Crossref", "openalex": "OpenAlex",
+                "arxiv_reference": "arXiv reference lists, as the imported record counted them"}
 # An event's date when its source gives none (OpenAlex never does; Crossref sometimes): said, not guessed.
 NO_DATE = "date not given by the source"
-
-
-@dataclass(frozen=True)
-class ObservationRow:
-    observation_id: str
-    reference_index: int
-    index_is_year: bool    # the parser read a year as the reference's number (2020 in a list of 68)
-    title: str | None
-    year: int | None
-    citing_arxiv_id: str
-    citing_version: int
-    cited_arxiv_id: str | None
-    cited_title: str | None
-    cited_role: str | None  # "cited": the reference cites this held paper; "candidate": named, not claimed
-    work_id: str | None
-    doi: str | None
-    state: str
-    state_label: str
-    resolver_source: str | None
-    resolver_words: str
-    resolved_at: str
-    observed_at: str
-    notice_state: str
-    notice_text: str
-    notice_receipts: list  # (source, observed_at) of the checks behind a measured notice
-    notice_checked_at: str | None   # the newest of them, as the record's sentence says
-    events: list
-    raw_text: str | None
-    digest: str
-    curated: dict          # field -> audit entry id of the override in force
-
-
-def observation_rows(built, direction: str) -> list[ObservationRow]:
-    """One display row per itemized observation of a direction ("outbound" or "inbound")."""
-    rows = []
-    list_length = built.record["reference_resolution"]["total_outbound_references"]
-    for observation in built.record[direction]:
-        citation = observation["citation"]
-        work, cited, citing = citation["cited_work"], citation["cited_paper"], citation["citing_paper"]
-        notice = observation["standing_notice"]
-        details = built.details.get(observation["observation_id"], {})
-        state = observation["resolution"]["status"]
-        resolver = observation["resolution"]["resolver_source"]
-        rows.append(ObservationRow(
-            observation_id=observation["observation_id"],
-            reference_index=citation["reference_index"],
-            # Only outbound: there the list's length is known; an inbound index is of another list.
-            index_is_year=direction == "outbound" and index_is_a_year(citation["reference_index"], list_length),
-            title=work["title"],
-            year=work["year"],
-            citing_arxiv_id=citing["arxiv_id"],
-            citing_version=citing["version"],
-            cited_arxiv_id=cited["arxiv_id"] if cited else None,
-            cited_title=cited["title"] if cited else None,
-            cited_role=("cited" if state in LINKING_STATES else "candidate") if cited else None,
-            work_id=work["work_id"],
-            doi=work["doi"],
-            state=state,
-            state_label=STATE_LABELS[state],
-            resolver_source=resolver,
-            resolver_words=RESOLVER_WORDS.get(resolver, f"by {resolver}") if resolver else "",
-            resolved_at=observation["resolution"]["observed_at"],
-            observed_at=citation["source_observed_at"],
-            notice_state=notice["state"],
-            notice_text=NOTICE_SHORT.get(notice["reason"], notice["reason"]) if notice["state"] != "measured" else "",
-            notice_receipts=[(r["source"], r["observed_at"]) for r in notice["source_receipts"]],
-            notice_checked_at=max((r["observed_at"] for r in notice["source_receipts"]), key=parse_time, default=None),
-            events=notice["events"],
-            raw_text=details.get("raw_text"),
-            digest=observation["observation_digest"],
-            curated=details.get("curated", {}),
-        ))
-    return rows
-
-
-def index_is_a_year(index: int, list_length: int) -> bool:
-    """A reference number that is a year the parser read as one: 2020 in a list of 68 references."""
-    return 1900 <= index <= 2100 and index > list_length
 
 
 def state_count_rows(record: dict) -> list[tuple[str, str, int]]:
@@ -153,9 +76,10 @@ def state_count_rows(record: dict) -> list[tuple[str, str, int]]:
 
 @dataclass(frozen=True)
 class DigestCheck:
-    where: str
+    where: str              # as the record numbers it: "Ref. 12", "Citation by arXiv:2212.11773, ref. 94"
     declared: str
     recomputed: str
+    observation_id: str | None = None
 
     @property
     def holds(self) -> bool:
@@ -164,11 +88,15 @@ class DigestCheck:
 
 def recompute_digests(record: dict) -> list[DigestCheck]:
     """Every digest the record declares, next to the digest recomputed from its content."""
-    checks = [DigestCheck("context_digest", record["context_digest"], context_digest(record))]
+    checks = [DigestCheck("The record as a whole (its context digest)", record["context_digest"],
+                          context_digest(record))]
     for direction in ("outbound", "inbound"):
-        for index, observation in enumerate(record[direction]):
-            checks.append(DigestCheck(f"{direction}[{index}] {observation['observation_id']}",
-                                      observation["observation_digest"], observation_digest(observation)))
+        for observation in record[direction]:
+            citation = observation["citation"]
+            where = (f"Ref. {citation['reference_index']}" if direction == "outbound" else
+                     f"Citation by arXiv:{citation['citing_paper']['arxiv_id']}, ref. {citation['reference_index']}")
+            checks.append(DigestCheck(where, observation["observation_digest"], observation_digest(observation),
+                                      observation["observation_id"]))
     return checks
 
 
@@ -197,10 +125,21 @@ class StandingSummary:
     reinstated: list
     measured: int
     unavailable: int
+    total: int = 0          # references of the list, itemized in the record or not
 
     @property
     def cites_retracted(self) -> bool:
         return bool(self.retracted)
+
+    @property
+    def not_itemized(self) -> int:
+        return max(0, self.total - self.measured - self.unavailable)
+
+    @property
+    def line(self) -> str:
+        """'1 retracted · 30 of 68 checked · 38 could not be checked': what a reader sees first."""
+        return standing_line(retracted=len({i.observation_id for i in self.retracted}), checked=self.measured,
+                             unchecked=self.unavailable, not_itemized=self.not_itemized)
 
     @property
     def groups(self) -> list[tuple[str, list]]:
@@ -238,7 +177,22 @@ def standing_summary(record: dict) -> StandingSummary:
                 groups["concerns"].append(item)
             elif kind in CORRECTING:
                 groups["corrected"].append(item)
-    return StandingSummary(**groups, measured=measured, unavailable=unavailable)
+    return StandingSummary(**groups, measured=measured, unavailable=unavailable,
+                           total=record["reference_resolution"]["total_outbound_references"])
+
+
+def standing_line(*, retracted: int, checked: int, unchecked: int, not_itemized: int = 0) -> str:
+    """The standing of a paper's references in one line, the same on the record, the paper and the lists."""
+    listed = checked + unchecked
+    if not listed and not not_itemized:
+        return "No reference listed"
+    parts = [f"{retracted:,} retracted"] if retracted else []
+    parts.append(f"{checked:,} of {listed:,} checked" if checked else f"none of {listed:,} checked")
+    if unchecked:
+        parts.append(f"{unchecked:,} could not be checked")
+    if not_itemized:
+        parts.append(f"{not_itemized:,} past the record's cap, not counted here")
+    return " · ".join(parts)
 
 
 # --- times ---------------------------------------------------------------------------------------------
@@ -281,6 +235,43 @@ def day_text(value) -> str:
             return "" if value is None else str(value)
         value = moment.astimezone(UTC).date()
     return f"{value.day} {MONTH_ABBREVIATIONS[value.month - 1]} {value.year}"
+
+
+# --- what changed, in words (the history's compare page) ---------------------------------------------
+
+FIELD_WORDS = {
+    "as_of": "the record's time", "thesis": "the record's sentence", "context_digest": "the context digest",
+    "observation_digest": "the observation's digest", "observation_id": "the observation's id",
+    "resolution.status": "resolution state", "resolution.observed_at": "when it was resolved",
+    "resolution.resolver_source": "what decided it", "citation.cited_work.title": "title",
+    "citation.cited_work.year": "year", "citation.cited_work.doi": "DOI", "citation.cited_work.venue": "venue",
+    "citation.cited_work.metadata_source": "where the cited work's details come from",
+    "citation.cited_paper.arxiv_id": "held paper it cites", "citation.source_observed_at": "when it was read",
+    "standing_notice.state": "standing notice", "standing_notice.reason": "why no standing notice",
+    "reference_resolution.displayed": "references listed",
+    "reference_resolution.total_outbound_references": "references in the paper",
+}
+
+
+def field_words(path: str) -> str:
+    """A record's JSON path in words: 'citation.cited_work.title' is 'title'; others as their names read."""
+    bare = re.sub(r"\[[^\]]*\]", "", path)
+    if bare in FIELD_WORDS:
+        return FIELD_WORDS[bare]
+    named = re.findall(r"\[([^\]:]+)[^\]]*\]", path)
+    words = " › ".join(part.replace("_", " ") for part in bare.split(".") if part)
+    return f"{words} ({', '.join(SOURCE_NAMES.get(n, n.replace('_', ' ')) for n in named)})" if named else words
+
+
+def value_words(value) -> str:
+    """A value of the record as a reader reads it: times to the minute, none for null."""
+    if value is None:
+        return "none"
+    if isinstance(value, str) and parse_time(value) is not None:
+        return minute_text(value)
+    if isinstance(value, str):
+        return STATE_LABELS.get(value) or RESOLVER_WORDS.get(value) or value
+    return str(value)
 
 
 # --- papers ---------------------------------------------------------------------------------------------
@@ -369,6 +360,20 @@ NOTICE_COUNTED = {
 }
 
 
+def plain_thesis(record: dict) -> str:
+    """The thesis in a reader's words (the record's own sentence is the JSON's, shown beside it)."""
+    resolution, inbound = record["reference_resolution"], record["coverage"][2]
+    shown, total = resolution["displayed"], resolution["total_outbound_references"]
+    references = (f"all {_of(total, 'reference')} of this paper" if shown == total and total != 1 else
+                  "the one reference of this paper" if shown == total else
+                  f"{shown:,} of the {total:,} references of this paper")
+    cited_by, cited_total = inbound["records_observed"], inbound["denominator"]
+    citations = (_of(cited_total, "citation") if cited_by == cited_total else
+                 f"{cited_by:,} of the {cited_total:,} citations")
+    return (f"As of {day_text(record['as_of'])}, this record lists {references if total else 'no reference of this paper'}"
+            f" and {citations} of it from papers held here.")
+
+
 def _of(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
@@ -387,7 +392,8 @@ def coverage_lanes(record: dict) -> list[Lane]:
         "standing_notices": "the notices read from the standing sources, and the receipt each check left",
         "inbound_itemization": "the reference lists of the other papers held here, and their resolutions",
         "external_citation_measurements": (
-            "the counts reported by " + ", ".join(m["source"] for m in record["external_citation_measurements"])
+            "the counts reported by " + ", ".join(SOURCE_NAMES.get(m["source"], m["source"])
+                                                  for m in record["external_citation_measurements"])
             if record["external_citation_measurements"] else "nothing: no outside source has been measured"),
     }
     return [
@@ -455,4 +461,5 @@ def _external_sentence(record: dict) -> str:
     if not measurements:
         return "No citation count from an outside source is recorded for this paper."
     return (f"{_of(len(measurements), 'count')} from named outside sources, each dated and never added to another: "
-            + "; ".join(f"{m['count']:,} according to {m['source']}" for m in measurements) + ".")
+            + "; ".join(f"{m['count']:,} according to {SOURCE_NAMES.get(m['source'], m['source'])}"
+                        for m in measurements) + ".")

@@ -69,6 +69,12 @@ class ObservationRow(NamedTuple):
     year_override: int | None
     override_year: int | None
     not_a_work_override: int | None
+    authors: object                   # the parsed reference's own fields, for the HTML page (not the JSON)
+    printed_arxiv_id: str | None
+    printed_doi: str | None
+    identifiers: object
+    correction_id: int | None         # the split or join that made this reference, if one did
+    correction_field: str | None
     total: int
 
 
@@ -139,16 +145,24 @@ def _observation_columns(snapshot_paper: str) -> str:
         {_WORK_STATED.format("venue", "container_title")}, {_WORK_STATED.format("metadata_source", "source")},
         {_ts(_WORK_STATED.format("snapshot_observed_at", "observed_at"))},
         ot.id, ot.value_text, oy.id, oy.value_year, onw.id,
+        r.authors, r.arxiv_id, r.doi, r.identifiers, COALESCE(sj.id, sj2.id), COALESCE(sj.field, sj2.field),
         COUNT(*) OVER ()"""
 
 
 def _override_joins() -> str:
-    """Curators' overrides in force as of the cutoff: for each field, the newest entry, if it sets."""
+    """Curators' overrides in force as of the cutoff: for each field, the newest entry, if it sets;
+    and the split or join that made the reference (its list's correction, or the one before it that
+    made the reference it was carried over from)."""
     return "\n".join(
         f"""LEFT JOIN curation_overrides {alias} ON {alias}.reference_id = r.id AND {alias}.field = '{field}'
                 AND {override_in_force_sql(alias, CUTOFF)}"""
         for alias, field in (("ot", "title"), ("oy", "year"), ("onw", "not_a_work"))
-    )
+    ) + """
+            LEFT JOIN curation_overrides sj ON sj.result_list_id = r.extraction_id
+                AND sj.reference_id = r.derived_from_id AND sj.field IN ('split', 'join')
+            LEFT JOIN paper_references rd ON rd.id = r.derived_from_id AND rd.raw_text = r.raw_text
+            LEFT JOIN curation_overrides sj2 ON sj2.result_list_id = rd.extraction_id
+                AND sj2.reference_id = rd.derived_from_id AND sj2.field IN ('split', 'join')"""
 
 
 def read_paper(arxiv_id: str, cutoff: datetime) -> tuple:
@@ -168,29 +182,45 @@ def read_paper(arxiv_id: str, cutoff: datetime) -> tuple:
     return rows[0]
 
 
-def outbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
-    # The newest extraction of the highest version that has one; each reference's newest link;
-    # the cited paper's newest snapshot.
-    return _fetch(
-        f"""SELECT {_observation_columns("cp")}
-            FROM paper_references r
+# The references of the paper's list as of the cutoff, each with its newest link: the newest extraction
+# of the highest version that has one.
+_OUTBOUND_LIST = f"""FROM paper_references r
             JOIN reference_extractions e ON e.id = r.extraction_id
             JOIN paper_versions v ON v.id = e.paper_version_id
-            JOIN paper_reference_links l ON l.id = {_NEWEST_LINK}
+            JOIN paper_reference_links l ON l.id = {_NEWEST_LINK}"""
+_OUTBOUND_WHERE = f"""r.extraction_id = (
+                SELECT e2.id FROM reference_extractions e2 JOIN paper_versions v2 ON v2.id = e2.paper_version_id
+                WHERE v2.paper_id = %(paper)s AND e2.observed_at <= %(cutoff)s
+                ORDER BY v2.version DESC, {_LIST_RANK}, e2.observed_at DESC, e2.id DESC LIMIT 1)
+              AND r.observed_at <= %(cutoff)s"""
+
+
+def outbound_rows(paper_id: int, cutoff: datetime, *, offset: int = 0, state: str | None = None,
+                  limit: int = CAPS["outbound"]) -> list[tuple]:
+    # The record's rows are the first CAPS["outbound"]; the HTML page reads the rest (offset) and the
+    # rows of one state the same way, so its pages past the cap show what the record would.
+    return _fetch(
+        f"""SELECT {_observation_columns("cp")}
+            {_OUTBOUND_LIST}
             LEFT JOIN papers cp ON cp.id = l.cited_paper_id
             LEFT JOIN paper_snapshots ps ON ps.id = {newest_snapshot_sql("l.cited_paper_id", CUTOFF)}
             LEFT JOIN cited_works w ON w.id = l.cited_work_id
             {_NEWEST_REVISION}
             {_override_joins()}
-            WHERE r.extraction_id = (
-                SELECT e2.id FROM reference_extractions e2 JOIN paper_versions v2 ON v2.id = e2.paper_version_id
-                WHERE v2.paper_id = %(paper)s AND e2.observed_at <= %(cutoff)s
-                ORDER BY v2.version DESC, {_LIST_RANK}, e2.observed_at DESC, e2.id DESC LIMIT 1)
-              AND r.observed_at <= %(cutoff)s
+            WHERE {_OUTBOUND_WHERE}{" AND l.state = %(state)s" if state else ""}
             ORDER BY r.reference_index, r.id
-            LIMIT {CAPS["outbound"]}""",
-        _params(cutoff, paper=paper_id),
+            LIMIT {int(limit)} OFFSET {int(offset)}""",
+        _params(cutoff, paper=paper_id, state=state),
     )
+
+
+def outbound_state_counts(paper_id: int, cutoff: datetime) -> dict[str, int]:
+    """The states of every reference of the list, itemized or not (the HTML pages past the cap)."""
+    return dict(_fetch(
+        f"""SELECT l.state, COUNT(*) {_OUTBOUND_LIST}
+            WHERE {_OUTBOUND_WHERE} GROUP BY l.state""",
+        _params(cutoff, paper=paper_id),
+    ))
 
 
 def inbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:

@@ -2,7 +2,15 @@
 from django import template
 from django.utils.html import format_html
 
-from citations.records.presentation import NO_DATE, SOURCE_NAMES, day_text, minute_text, parse_time
+from citations.records.presentation import (
+    NO_DATE,
+    SOURCE_NAMES,
+    day_text,
+    field_words,
+    minute_text,
+    parse_time,
+    value_words,
+)
 
 register = template.Library()
 
@@ -35,3 +43,15 @@ def event_day(value) -> str:
 def source_name(value) -> str:
     """'retraction_watch' -> 'Retraction Watch'; unknown sources as named."""
     return SOURCE_NAMES.get(value, value)
+
+
+@register.filter
+def field(value) -> str:
+    """A record's JSON path in words ('citation.cited_work.title': 'title')."""
+    return field_words(str(value))
+
+
+@register.filter
+def value(value) -> str:
+    """A record's value as a reader reads it: times to the minute, 'none' for null."""
+    return value_words(value)

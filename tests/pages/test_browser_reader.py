@@ -25,7 +25,10 @@ def demo(transactional_db):
 
 # Public routes that are not HTML pages for people: the layout test need not visit them.
 NOT_PAGES = {"citations:record-json", "citations:record-schema", "citations:dump-file", "citations:None",
-             "curation:old-audit-trail-address"}       # a redirect to the admin
+             "curation:old-audit-trail-address",       # a redirect to the admin
+             "citations:reference",                    # a redirect to the reference's row
+             "citations:references-bib", "citations:references-csl", "citations:reference-bib",
+             "citations:reference-csl"}                # BibTeX and CSL-JSON
 
 
 def public_pages() -> dict[str, str]:
@@ -40,6 +43,8 @@ def public_pages() -> dict[str, str]:
         "record": f"/paper/{PAPER}/citation-record",
         "record-seed": f"/paper/{SEED}/citation-record",
         "record-as-of": f"/paper/{SEED}/citation-record?as_of=2026-08-08T11:07:00Z",
+        "record-past-the-cap": "/paper/2212.11773/citation-record?page=2",
+        "record-one-state": f"/paper/{SEED}/citation-record?state=verified_exact",
         "integrity": f"/paper/{PAPER}/integrity",
         "history": f"/paper/{SEED}/history",
         "history-compare": f"/paper/{SEED}/history?from=2026-08-08T11:07:00Z",

@@ -73,7 +73,8 @@ class RecordPage(HTMLParser):
                     open_element.times.append(attrs.get("datetime"))
                 if attrs.get("title"):
                     open_element.titles.append(attrs["title"])
-        if tag == "a" and attrs.get("href"):
+        # A split's or join's mark links its audit entry too, but marks no value of the JSON.
+        if tag == "a" and attrs.get("href") and "data-correction" not in attrs:
             self.links.setdefault(row, []).append(attrs["href"])
         element = None
         if "data-field" in attrs:

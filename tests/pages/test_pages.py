@@ -11,7 +11,7 @@ from tests.conftest import SEED_004
     "/paper/2509.99999/citation-record.json",
     "/paper/2509.99999/integrity",
     "/paper/2513.00001/citation-record",           # month 13
-    "/paper/2509.11076v2/citation-record",         # a version is not a paper
+    "/paper/arXiv:2513.00001",                     # prefixed, month 13
     "/paper/not-an-id/citation-record.json",
     "/paper/hep-th/9901001/citation-record",       # well formed, not held
     "/paper/2509.11076/nothing-here",
@@ -23,6 +23,20 @@ def test_unknown_or_malformed_ids_get_the_404_page(seeds, client, path):
     assert response.status_code == 404
     assert b"Not found" in response.content
     assert b"Traceback" not in response.content
+
+
+@pytest.mark.parametrize("path, target", [
+    ("/paper/2509.11076v2", "/paper/2509.11076"),
+    ("/paper/arXiv:2509.11076", "/paper/2509.11076"),
+    ("/paper/arxiv:2509.11076v1/citation-record", "/paper/2509.11076/citation-record"),
+    ("/paper/2509.11076v1/citation-record.json", "/paper/2509.11076/citation-record.json"),
+    ("/paper/arXiv:2509.11076/integrity?as_of=2026-08-08T11:07:00Z",
+     "/paper/2509.11076/integrity?as_of=2026-08-08T11:07:00Z"),
+])
+def test_a_paper_named_with_its_prefix_or_a_version_redirects_to_its_own_address(seeds, client, path, target):
+    response = client.get(path)
+    assert response.status_code == 301 and response["Location"] == target
+    assert client.get(path, follow=True).status_code == 200
 
 
 def test_record_json_is_the_canonical_bytes_with_an_etag(seeds, client):

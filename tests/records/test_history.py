@@ -239,7 +239,7 @@ def test_the_history_page_lists_versions_with_their_addresses(curated_now, clien
     assert "(current)" in page and "1 field curated" in page and "The first version: 62 outbound" in page
     assert 'href="/paper/2509.11076/citation-record.json?as_of=2026-08-09T10:01:00Z"' in page
     assert 'href="/paper/2509.11076/history?from=2026-08-08T09:04:00Z&amp;to=2026-08-09T10:01:00Z"' in page
-    assert "[54]" in page and "unresolved → verified_exact" in page
+    assert "[54]" in page and "Unresolved → Verified by identifier" in page
 
 
 def test_comparing_two_times_lists_the_differences_by_reference_index(curated_now, client):
@@ -248,7 +248,7 @@ def test_comparing_two_times_lists_the_differences_by_reference_index(curated_no
     assert "1 state changed · 1 field curated" in page
     assert page.index("[5]") < page.index("[54]")
     assert "Accessed: 2025-06 → <strong>NVIDIA Megatron-LM</strong>" in page
-    assert "unresolved → <strong>verified_exact</strong>" in page
+    assert "Unresolved → <strong>Verified by identifier</strong>" in page
     assert "reference_resolution.state_counts.verified_exact" in page
     same = client.get("/paper/2509.11076/history?from=2026-08-08T11:07:00Z&to=2026-08-08T11:08:00Z")
     assert "The two versions are the same record" in same.content.decode()
