@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from citations.api.throttles import throttled_page
 from citations.pages import history as history_views
+from citations.pages import signatures
 from citations.pages import views
 
 
@@ -28,6 +29,9 @@ urlpatterns = [
     path("favicon.ico", views.favicon),
     path("evidence", views.evidence, name="evidence"),
     path("evidence/record-v1.schema.json", views.record_schema_json, name="record-schema"),
+    path(".well-known/pith-keys.json", signatures.public_keys, name="public-keys"),
+    path("paper/<arxiv:arxiv_id>/citation-record.json.sig", throttled_page(signatures.record_signature),
+         name="record-signature"),
     path("paper/<arxiv:arxiv_id>/citation-record.json", throttled_page(views.record_json), name="record-json"),
     path("paper/<arxiv:arxiv_id>/citation-record", throttled_page(views.record_html), name="record-html"),
     path("paper/<arxiv:arxiv_id>/integrity", throttled_page(views.integrity), name="integrity"),

@@ -3,7 +3,7 @@ operator login, and one curated field. A command of the top layer, as it loads e
 from django.contrib.auth.models import Permission, User
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.demo import SEEDS, UNARXIVE, demo_data_dir, load_real_papers
+from citations.demo import SEEDS, UNARXIVE, demo_data_dir, ensure_development_key, load_real_papers
 from citations.models import Override, PaperReference
 from citations.sources.record_import import RecordRefused, import_record
 from curation.groups import curators_group
@@ -25,6 +25,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, url="http://127.0.0.1:8000", seeds_only=False, **options):
         url = url.rstrip("/")
+        ensure_development_key(self.stdout.write)
         for path in sorted(SEEDS.glob("*.txt")):
             try:
                 summary = import_record(data=path.read_bytes())
