@@ -1,8 +1,8 @@
 """Signed records and dumps: detached Ed25519 signatures over the exact bytes served, keys listed with their periods."""
 import base64
 import gzip
-import io
 import hashlib
+import io
 import json
 import stat
 

@@ -1,0 +1,115 @@
+"""From writers' pending notes to leaves, tiles and a signed checkpoint.
+
+Writers call `note_links_written()` in their own transaction (resolution/links.py does, for every
+link it stores): one small row per write. `publish_checkpoint()` (Celery beat every minute, and
+`manage.py publish_checkpoint`) takes pending rows in id order, a batch at a time, reads the
+observations back, appends a leaf for each link, preceded by a leaf for its reference the first
+time that reference is seen, extends the tiles, and signs a checkpoint of the new size. One
+sequencer at a time (a transaction-scoped advisory lock on PostgreSQL); the leaves, the deleted
+pending rows and the checkpoint commit together, and the tiles it wrote before a rollback are
+rewritten with the same bytes by the next run.
+"""
+import logging
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from citations.models import LeafKind, LogCheckpoint, LogLeaf, LogPending, PaperReference, PaperReferenceLink
+from citations.records.timestamps import render_z
+from citations.signing import signing_key
+from citations.transparency.entries import LINK_JOINS, REFERENCE_JOINS, link_entry, reference_entry
+from citations.transparency.tiles import TileStore
+from pith_verify.merkle import leaf_hash
+from pith_verify.note import Checkpoint
+
+log = logging.getLogger(__name__)
+PENDING_BATCH = 200             # pending rows (writes) a transaction takes
+LOCK_KEY = 0x70697468_6c6f67    # "pithlog": the sequencer's advisory lock
+TIME_EXTENSION = "time "        # the checkpoint's publication time, as a signed extension line
+
+
+def note_links_written(link_ids) -> None:
+    """Queue these just-stored links (and their references) for the log, in the writer's transaction."""
+    ids = [int(i) for i in link_ids]
+    if ids and settings.LOG_OBSERVATIONS:
+        LogPending.objects.create(link_ids=ids)
+
+
+def tiles() -> TileStore:
+    return TileStore(settings.LOG_DIR)
+
+
+def log_size() -> int:
+    top = LogLeaf.objects.aggregate(top=Max("leaf_index"))["top"]
+    return 0 if top is None else top + 1
+
+
+@dataclass
+class Published:
+    leaves: int
+    size: int
+    checkpoint: LogCheckpoint | None
+
+
+def publish_checkpoint() -> Published:
+    """Sequence everything pending, then sign a checkpoint of the new size (none when nothing changed)."""
+    appended = 0
+    while True:
+        added = _sequence_batch()
+        appended += added
+        if not added:
+            break
+    size = log_size()
+    newest = LogCheckpoint.objects.order_by("-size").first()
+    if size == 0 or (newest is not None and newest.size == size):
+        return Published(appended, size, newest)
+    key = signing_key()
+    if key is None:
+        log.warning("the log holds %d leaves but no checkpoint is signed: no signing key configured", size)
+        return Published(appended, size, newest)
+    now = timezone.now()
+    root = tiles().root_hash(size)
+    checkpoint = Checkpoint(settings.LOG_ORIGIN, size, root, (TIME_EXTENSION + render_z(now),))
+    saved, _ = LogCheckpoint.objects.get_or_create(size=size, defaults={
+        "root_hash": root, "published_at": now, "note": key.sign_note(checkpoint.text())})
+    # Beside the tiles too, so LOG_DIR alone is a whole C2SP log a client can read (--log DIR).
+    tiles().write_checkpoint(saved.note.encode())
+    return Published(appended, size, saved)
+
+
+def _sequence_batch() -> int:
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+        pending = list(LogPending.objects.order_by("id")[:PENDING_BATCH])
+        if not pending:
+            return 0
+        link_ids = [i for row in pending for i in row.link_ids]
+        links = PaperReferenceLink.objects.select_related(*LINK_JOINS).in_bulk(link_ids)
+        reference_ids = {str(link.reference_id) for link in links.values()}
+        logged = set(LogLeaf.objects.filter(kind=LeafKind.LINK, observation__in=[str(i) for i in links])
+                     .values_list("observation", flat=True))
+        logged |= set(LogLeaf.objects.filter(kind=LeafKind.REFERENCE, observation__in=reference_ids)
+                      .values_list("observation", flat=True))
+        references = PaperReference.objects.select_related(*REFERENCE_JOINS).in_bulk(list(reference_ids))
+        rows = []
+        for link_id in link_ids:
+            link = links.get(link_id)
+            if link is None or str(link_id) in logged:     # purged since, or logged by an earlier run
+                continue
+            reference = str(link.reference_id)
+            if reference not in logged:
+                rows.append((LeafKind.REFERENCE, reference, reference_entry(references[link.reference_id])))
+                logged.add(reference)
+            rows.append((LeafKind.LINK, str(link_id), link_entry(link)))
+            logged.add(str(link_id))
+        size, now = log_size(), timezone.now()
+        LogLeaf.objects.bulk_create([LogLeaf(leaf_index=size + n, kind=kind, observation=observation, entry=entry,
+                                             logged_at=now) for n, (kind, observation, entry) in enumerate(rows)])
+        tiles().append(size, [leaf_hash(entry) for _, _, entry in rows], [entry for _, _, entry in rows])
+        LogPending.objects.filter(pk__in=[row.pk for row in pending]).delete()
+        return len(pending)
