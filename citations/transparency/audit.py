@@ -11,9 +11,9 @@ no longer hash to the newest checkpoint.
 import json
 from dataclasses import dataclass
 
-from citations.models import LeafKind, LogCheckpoint, LogLeaf, PaperReference, PaperReferenceLink
+from citations.models import LeafKind, LogCheckpoint, LogLeaf
 from citations.records.timestamps import render_z
-from citations.transparency.entries import LINK_JOINS, REFERENCE_JOINS, link_entry, reference_entry
+from citations.transparency.entries import link_entry, link_rows, reference_entry, reference_rows
 from citations.transparency.sequencer import tiles
 from pith_verify.merkle import HASH_SIZE, TILE_WIDTH, leaf_hash
 
@@ -46,10 +46,8 @@ def check_log() -> list[Finding]:
     while start < newest.size:
         leaves = list(LogLeaf.objects.filter(leaf_index__gte=start, leaf_index__lt=min(start + BATCH, newest.size))
                       .order_by("leaf_index"))
-        references = PaperReference.objects.select_related(*REFERENCE_JOINS).in_bulk(
-            [leaf.observation for leaf in leaves if leaf.kind == LeafKind.REFERENCE])
-        links = PaperReferenceLink.objects.select_related(*LINK_JOINS).in_bulk(
-            [int(leaf.observation) for leaf in leaves if leaf.kind == LeafKind.LINK])
+        references = reference_rows(leaf.observation for leaf in leaves if leaf.kind == LeafKind.REFERENCE)
+        links = link_rows(int(leaf.observation) for leaf in leaves if leaf.kind == LeafKind.LINK)
         for leaf in leaves:
             findings += _check_leaf(leaf, references, links, read_tile, checkpoints)
         start += BATCH
@@ -68,7 +66,7 @@ def _check_leaf(leaf: LogLeaf, references: dict, links: dict, read_tile, checkpo
         findings.append(Finding(leaf.leaf_index, leaf.kind, leaf.observation,
                                 f"the stored entry no longer hashes to the log's leaf ({since})"))
     if leaf.kind == LeafKind.REFERENCE:
-        row = references.get(leaf.observation) or references.get(_uuid(leaf.observation))
+        row = references.get(leaf.observation)
         now = reference_entry(row) if row else None
     else:
         row = links.get(int(leaf.observation))
@@ -82,9 +80,3 @@ def _check_leaf(leaf: LogLeaf, references: dict, links: dict, read_tile, checkpo
         findings.append(Finding(leaf.leaf_index, leaf.kind, leaf.observation,
                                 f"the row changed after it was {since}: {changed}"))
     return findings
-
-
-def _uuid(text: str):
-    import uuid
-
-    return uuid.UUID(text)

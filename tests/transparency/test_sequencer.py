@@ -49,3 +49,15 @@ def test_a_later_write_extends_the_log_and_a_new_checkpoint_follows(papers, sign
     make_references(make_paper("2603.00003"), 4)
     second = publish_checkpoint().checkpoint
     assert second.size == first.size + 8 and second.published_at >= first.published_at
+
+
+def test_a_backfill_logs_what_was_written_before_the_log_and_nothing_twice(papers, signing_key, settings):
+    settings.LOG_OBSERVATIONS = False
+    make_references(make_paper("2603.00003"), 2)          # written with the log off
+    settings.LOG_OBSERVATIONS = True
+    publish_checkpoint()
+    assert LogLeaf.objects.count() == 10
+    from citations.transparency.sequencer import queue_unlogged_links
+
+    assert queue_unlogged_links() == 2 and queue_unlogged_links() == 0
+    assert publish_checkpoint().size == 14

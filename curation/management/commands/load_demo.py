@@ -1,6 +1,7 @@
 """The demo: citations' demo data (citations/demo.py), then what curation adds to it: a curator and an
 operator login, and one curated field. A command of the top layer, as it loads every layer."""
 from django.contrib.auth.models import Permission, User
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.demo import SEEDS, UNARXIVE, demo_data_dir, ensure_development_key, load_real_papers
@@ -44,6 +45,7 @@ class Command(BaseCommand):
                               "(set PITH_DEMO_DATA_DIR to the shared data sets)")
         curator = self._users()
         self._curated_example(curator)
+        call_command("publish_checkpoint", stdout=self.stdout)     # the log, as Celery beat would each minute
         self.stdout.write(f"Home: {url}/  (search by arXiv id, title, author or DOI)")
         self.stdout.write(f"Records: {url}/paper/2509.11076/citation-record and {url}/paper/2509.23722/citation-record")
         self.stdout.write(f"Curator login: {url}/admin/ as {DEMO_CURATOR} / {DEMO_PASSWORD} "
