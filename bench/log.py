@@ -78,7 +78,7 @@ def writers_part(database_url: str, papers: int) -> None:
     settings.LOG_DIR = work / "log"
     settings.SIGNING_KEY_FILE, settings.SIGNING_PUBLIC_KEYS_FILE = work / "key.pem", work / "keys.json"
     create_signing_key(now=timezone.now())
-    from tests.factories import make_paper      # a held paper with a metadata snapshot, as the tests make them
+    from tests.factories import make_paper  # a held paper with a metadata snapshot, as the tests make them
 
     base = Paper.objects.count()
     ids = [f"27{(n // 99_999) % 12 + 1:02d}.{n % 99_999 + 1:05d}" for n in range(base, base + 2 * papers)]

@@ -143,8 +143,7 @@ def _insert_leaves(rows: list[tuple]) -> None:
         LogLeaf.objects.bulk_create([LogLeaf(leaf_index=i, kind=k, observation=o, entry=e, logged_at=t)
                                      for i, k, o, e, t in rows], batch_size=5000)
         return
-    with connection.cursor() as cursor:
-        with cursor.connection.cursor().copy(
-                "COPY log_leaves (leaf_index, kind, observation, entry, logged_at) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
+    with connection.cursor() as cursor, cursor.copy(
+            "COPY log_leaves (leaf_index, kind, observation, entry, logged_at) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
