@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pith_verify.merkle import TILE_WIDTH, entries_in_level, tile_path
 from pith_verify.note import NoteError, PublicKey
-from pith_verify.proofs import checkpoint_of, consistency_problems, proof_problems
+from pith_verify.proofs import checkpoint_of, checkpoint_time, consistency_problems, proof_problems
 from pith_verify.record import digest_problems, signature_of
 
 
@@ -115,7 +115,8 @@ def main(argv=None) -> int:
             problems += found
             if not found:
                 passed.append(f"inclusion: {len(record['outbound']) + len(record['inbound'])} observations in the "
-                              f"log by the checkpoint of {held.size} after {record['as_of']}")
+                              f"log by the checkpoint of {held.size} signed at {checkpoint_time(held)}, the first "
+                              f"after the record's as_of {record['as_of']}")
     if args.since:
         try:
             held = checkpoint_of(Path(args.since).read_text(), keys)

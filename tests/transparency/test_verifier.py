@@ -147,3 +147,18 @@ def test_the_verifier_needs_no_django():
             "assert not any(m.split('.')[0] in ('django', 'citations', 'pith') for m in sys.modules), "
             "[m for m in sys.modules if m.startswith(('django', 'citations'))]")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_the_seed_records_verify_with_the_log_and_keep_their_bytes(client, seeds, signing_key, tmp_path):
+    from tests.conftest import SEED_000
+
+    publish_checkpoint()
+    seed = SEED_000.read_bytes()
+    as_of = json.loads(seed)["as_of"]
+    record = save_record(client, "2509.11076", tmp_path, as_of)
+    assert record.read_bytes() == seed                   # signing and logging leave the v1 bytes alone
+    code, out = run(record, "--keys", tmp_path / "keys.json", "--log", settings.LOG_DIR)
+    assert code == 0, out
+    from citations.transparency.audit import check_log
+
+    assert check_log() == []
