@@ -123,9 +123,10 @@ def main() -> None:
         import psycopg
 
         name = args.database_url.rsplit("/", 1)[1]
+        # A new database each run: its log starts empty, with the new tile directory.
         with psycopg.connect(args.database_url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-                conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"')
     writers_part(args.database_url, args.papers)
 
 

@@ -74,6 +74,7 @@ class Published:
 
 def publish_checkpoint() -> Published:
     """Sequence everything pending, then sign a checkpoint of the new size (none when nothing changed)."""
+    _restore_tiles()
     appended = 0
     while True:
         added = _sequence_batch()
@@ -96,6 +97,19 @@ def publish_checkpoint() -> Published:
     # Beside the tiles too, so LOG_DIR alone is a whole C2SP log a client can read (--log DIR).
     tiles().write_checkpoint(saved.note.encode())
     return Published(appended, size, saved)
+
+
+def _restore_tiles(batch: int = 50_000) -> None:
+    """Tiles lost with their directory (a new volume, a restore) are written again from the leaves:
+    the same leaves give the same bytes, so every checkpoint signed before still holds."""
+    size, store = log_size(), tiles()
+    if store.holds(size):
+        return
+    log.warning("the log's tiles are missing under %s: writing them again from its %d leaves", store.root, size)
+    for start in range(0, size, batch):
+        entries = [bytes(e) for e in LogLeaf.objects.filter(leaf_index__gte=start, leaf_index__lt=start + batch)
+                   .order_by("leaf_index").values_list("entry", flat=True)]
+        store.append(start, [leaf_hash(e) for e in entries], entries)
 
 
 def _sequence_batch() -> int:

@@ -58,6 +58,14 @@ class TileStore:
                     old.unlink(missing_ok=True)
                 partials.rmdir()
 
+    def holds(self, size: int) -> bool:
+        """Whether the tiles of a tree of `size` leaves are here (its right edge, the last written, is)."""
+        if size == 0:
+            return True
+        last = (size - 1) // TILE_WIDTH
+        width = size - last * TILE_WIDTH
+        return self.path(0, last, width).is_file() or self.path(0, last).is_file()
+
     def write_checkpoint(self, note: bytes) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         temporary = self.root / ".checkpoint.tmp"
@@ -98,8 +106,10 @@ class TileStore:
     def _extend(self, level, old_count: int, new_count: int, new: list, entry_level: bool = False) -> list[bytes]:
         """Write the tiles of a level from old_count to new_count items; returns each touched tile's bytes."""
         first, at = old_count // TILE_WIDTH, old_count % TILE_WIDTH
-        items = (unbundle(self.read(level, first, at)) if entry_level else
-                 [self.read(level, first, at)[i:i + HASH_SIZE] for i in range(0, at * HASH_SIZE, HASH_SIZE)]) if at else []
+        items = []
+        if at:
+            edge = self.read(level, first, at)
+            items = unbundle(edge) if entry_level else [edge[i:i + HASH_SIZE] for i in range(0, at * HASH_SIZE, HASH_SIZE)]
         items += new
         written = []
         for t in range(first, -(-new_count // TILE_WIDTH)):

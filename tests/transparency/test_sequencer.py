@@ -61,3 +61,13 @@ def test_a_backfill_logs_what_was_written_before_the_log_and_nothing_twice(paper
 
     assert queue_unlogged_links() == 2 and queue_unlogged_links() == 0
     assert publish_checkpoint().size == 14
+
+
+def test_lost_tiles_are_written_again_from_the_leaves_with_the_same_root(papers, signing_key, settings):
+    import shutil
+
+    first = publish_checkpoint().checkpoint
+    shutil.rmtree(settings.LOG_DIR / "tile")
+    make_references(make_paper("2603.00003"), 1)
+    second = publish_checkpoint().checkpoint
+    assert tiles().root_hash(first.size) == bytes(first.root_hash) and second.size == first.size + 2
