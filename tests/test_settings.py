@@ -58,6 +58,7 @@ MALFORMED = {
     "PITH_SIGNING_PUBLIC_KEYS": ["<dir>"],
     "PITH_LOG_ORIGIN": ["pith example/log", "pith+log"],
     "PITH_LOG_DIR": ["<file>"],
+    "PITH_LOG_OBSERVATIONS": ["maybe"],
     "PITH_DEMO_DATA_DIR": ["<file>"],
     "PITH_DUMPS_KEEP": ["0", "all"],
     "PITH_DUMP_HOUR": ["24", "3am"],
