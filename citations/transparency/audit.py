@@ -11,7 +11,7 @@ no longer hash to the newest checkpoint.
 import json
 from dataclasses import dataclass
 
-from citations.models import LeafKind, LogCheckpoint, LogLeaf
+from citations.models import LeafKind, LogCheckpoint, LogLeaf, ObservationPurge
 from citations.records.timestamps import render_z
 from citations.transparency.entries import link_entry, link_rows, reference_entry, reference_rows
 from citations.transparency.sequencer import tiles
@@ -42,6 +42,7 @@ def check_log() -> list[Finding]:
         findings.append(Finding(-1, "log", "tiles", f"the tiles no longer hash to the checkpoint of {newest.size}"))
     checkpoints = list(LogCheckpoint.objects.order_by("size").values_list("size", "published_at"))
     read_tile = store.hashes_reader(newest.size)
+    purges = list(ObservationPurge.objects.order_by("created_at"))
     start = 0
     while start < newest.size:
         leaves = list(LogLeaf.objects.filter(leaf_index__gte=start, leaf_index__lt=min(start + BATCH, newest.size))
@@ -49,12 +50,12 @@ def check_log() -> list[Finding]:
         references = reference_rows(leaf.observation for leaf in leaves if leaf.kind == LeafKind.REFERENCE)
         links = link_rows(int(leaf.observation) for leaf in leaves if leaf.kind == LeafKind.LINK)
         for leaf in leaves:
-            findings += _check_leaf(leaf, references, links, read_tile, checkpoints)
+            findings += _check_leaf(leaf, references, links, read_tile, checkpoints, purges)
         start += BATCH
     return findings
 
 
-def _check_leaf(leaf: LogLeaf, references: dict, links: dict, read_tile, checkpoints) -> list[Finding]:
+def _check_leaf(leaf: LogLeaf, references: dict, links: dict, read_tile, checkpoints, purges) -> list[Finding]:
     logged = bytes(leaf.entry)
     first = next(((size, at) for size, at in checkpoints if size > leaf.leaf_index), None)
     since = (f"logged at {render_z(leaf.logged_at)}"
@@ -71,12 +72,23 @@ def _check_leaf(leaf: LogLeaf, references: dict, links: dict, read_tile, checkpo
     else:
         row = links.get(int(leaf.observation))
         now = link_entry(row) if row else None
-    if now is None:
+    if now is None and not _purged(leaf, json.loads(logged), purges):
         findings.append(Finding(leaf.leaf_index, leaf.kind, leaf.observation, f"the row is gone ({since})"))
-    elif now != logged:
+    elif now is not None and now != logged:
         was, is_ = json.loads(logged), json.loads(now)
         changed = ", ".join(f"{k} {was.get(k)!r} -> {is_.get(k)!r}" for k in sorted(was) if was.get(k) != is_.get(k)
                             and k != "content") or "a column records do not show"
         findings.append(Finding(leaf.leaf_index, leaf.kind, leaf.observation,
                                 f"the row changed after it was {since}: {changed}"))
     return findings
+
+
+def _purged(leaf: LogLeaf, entry: dict, purges: list[ObservationPurge]) -> bool:
+    """Whether an audited purge after the leaf was logged removed its row (a takedown, not a tampering)."""
+    if leaf.kind == LeafKind.LINK:
+        reference = LogLeaf.objects.filter(kind=LeafKind.REFERENCE, observation=entry["reference"]).first()
+        if reference is None:
+            return False
+        entry = json.loads(bytes(reference.entry))
+    return any(p.arxiv_id == entry["citing_arxiv_id"] and (not p.versions or entry["citing_version"] in p.versions)
+               and p.created_at >= leaf.logged_at for p in purges)

@@ -52,3 +52,21 @@ def test_a_changed_observation_is_named_with_since_when_by_the_log_and_the_verif
     assert code == 1, out
     assert (f"observation {reference.pk} (resolution): the log's entry says resolver_source None, the record "
             f"shows 'forged' (logged at {since}") in out
+
+
+@pytest.mark.postgresql
+def test_an_audited_purge_is_no_tampering_but_a_delete_behind_piths_back_is(db, signing_key):
+    from django.contrib.auth.models import User
+
+    from citations.purge import purge_references
+
+    make_references(make_paper("2603.00001"), 2)
+    make_references(make_paper("2603.00002"), 2)
+    publish_checkpoint()
+    operator = User.objects.create_user("op", is_staff=True)
+    purge_references(arxiv_id="2603.00001", reason="a takedown request, checked", operator=operator)
+    assert check_log() == []
+    link = PaperReferenceLink.objects.order_by("id").last()
+    behind_piths_back("DELETE FROM paper_reference_links WHERE id = %s", [link.pk])
+    [finding] = check_log()
+    assert finding.observation == str(link.pk) and "the row is gone (logged at" in finding.problem
