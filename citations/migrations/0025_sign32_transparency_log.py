@@ -2,6 +2,18 @@
 
 from django.db import migrations, models
 
+from citations import append_only
+
+LOG_TABLES = ["log_leaves", "log_checkpoints"]
+
+
+def install_append_only(apps, schema_editor):
+    append_only.install(schema_editor, LOG_TABLES)      # the log's own rows join the append-only tables
+
+
+def uninstall_append_only(apps, schema_editor):
+    append_only.uninstall(schema_editor, LOG_TABLES)
+
 
 class Migration(migrations.Migration):
 
@@ -48,4 +60,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('observation', 'kind'), name='observation_logged_once')],
             },
         ),
+        migrations.RunPython(install_append_only, uninstall_append_only),
     ]
