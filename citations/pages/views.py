@@ -148,6 +148,8 @@ def integrity(request, arxiv_id: str):
         "all_hold": all(check.holds for check in checks),
         "failed": [check for check in checks if not check.holds],
         "json_url": request.build_absolute_uri(served["links"]["json"] + as_of_query(as_of)),
+        # The proofs of these very bytes: their as_of, whether this page shows now or a past time.
+        "proofs_url": f"/paper/{arxiv_id}/citation-record.proofs.json?as_of={served['as_of']}",
         "body_bytes": len(built.body),
         "standing": standing_summary(served),
     })

@@ -25,7 +25,10 @@ def demo(transactional_db):
 
 # Public routes that are not HTML pages for people: the layout test need not visit them.
 NOT_PAGES = {"citations:record-json", "citations:record-schema", "citations:dump-file", "citations:None",
-             "curation:old-audit-trail-address"}       # a redirect to the admin
+             "curation:old-audit-trail-address",       # a redirect to the admin
+             # Signatures, keys and the log: JSON and bytes for verifiers (tests/signing, tests/transparency).
+             "citations:record-signature", "citations:record-proofs", "citations:public-keys",
+             "citations:log-checkpoint", "citations:log-tile"}
 
 
 def public_pages() -> dict[str, str]:

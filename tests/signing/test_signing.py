@@ -108,3 +108,10 @@ def test_every_dump_line_and_the_manifest_are_signed(settings, tmp_path, paper, 
     for line, row in zip(lines, rows[1:], strict=True):
         assert key.verify(base64.b64decode(row.split("\t")[4]), line)
     assert dump.manifest()["context_digests"]["columns"][-1] == "signature"
+
+
+def test_the_integrity_page_tells_a_reader_how_to_check_the_signature_and_the_log(client, paper):
+    page = client.get("/paper/2603.00001/integrity").content.decode()
+    assert "python -m pith_verify http://testserver/paper/2603.00001/citation-record.json" in page
+    assert 'href="/paper/2603.00001/citation-record.proofs.json?as_of=' in page
+    assert 'href="/paper/2603.00001/citation-record.json.sig"' in page

@@ -165,3 +165,14 @@ def test_the_seed_records_verify_with_the_log_and_keep_their_bytes(client, seeds
     from citations.transparency.audit import check_log
 
     assert check_log() == []
+
+
+def test_the_verifier_reads_a_record_its_signature_proofs_keys_and_log_from_the_site(live_server, transactional_db,
+                                                                                      signing_key):
+    make_references(make_paper("2603.00001"), 3)
+    publish_checkpoint()
+    as_of = past_minute()
+    code, out = run(f"{live_server.url}/paper/2603.00001/citation-record.json?as_of={as_of}")
+    assert code == 0, out
+    assert "ok    signature" in out and "ok    inclusion: 3 observations" in out
+    assert "ok    consistency: the log of 6 extends the checkpoint of 6" in out
