@@ -115,3 +115,17 @@ def test_the_integrity_page_tells_a_reader_how_to_check_the_signature_and_the_lo
     assert "python -m pith_verify http://testserver/paper/2603.00001/citation-record.json" in page
     assert 'href="/paper/2603.00001/citation-record.proofs.json?as_of=' in page
     assert 'href="/paper/2603.00001/citation-record.json.sig"' in page
+
+
+def test_check_deploy_warns_while_no_signing_key_is_configured(db, settings, tmp_path):
+    from django.core.checks import run_checks
+
+    def warned():
+        return {message.id for message in run_checks(include_deployment_checks=True)}
+
+    assert "pith.W003" in warned()
+    settings.SIGNING_KEY_FILE, settings.SIGNING_PUBLIC_KEYS_FILE = tmp_path / "k.pem", tmp_path / "k.json"
+    create_signing_key(now=timezone.now())
+    assert "pith.W003" not in warned()
+    settings.SIGNING_KEY_FILE.write_text("not a key")
+    assert "pith.W004" in warned()
