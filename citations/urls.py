@@ -3,8 +3,7 @@ from django.urls import path, re_path, register_converter
 from citations.api.throttles import throttled_page
 from citations.pages import history as history_views
 from citations.pages import log as log_views
-from citations.pages import signatures
-from citations.pages import views
+from citations.pages import signatures, views
 
 
 class ArxivIdConverter:
