@@ -17,6 +17,7 @@ APPEND_ONLY_TABLES = [
     "paper_reference_links", "cited_works", "scholarly_work_events", "retraction_status_cache",
     "retraction_status_cache_events", "standing_source_syncs", "external_citation_measurements",
     "curation_overrides", "observation_purges", "work_identifiers", "work_revisions",
+    "log_leaves", "log_checkpoints",         # the transparency log: leaves and checkpoints once published
 ]
 
 # Updates that are allowed, by table: the function that decides.

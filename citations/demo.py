@@ -15,6 +15,9 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
+from django.utils import timezone
+
+from citations.signing import create_signing_key, signing_key
 
 SEEDS = Path(__file__).resolve().parent / "fixtures" / "seeds"     # the two reference records
 UNARXIVE = Path("unarxive-sample")
@@ -80,3 +83,14 @@ class _Say:
 
     def flush(self) -> None:
         pass
+
+
+def ensure_development_key(say: Callable[[str], None]) -> None:
+    """A signing key for the demo, made under var/ when none is configured, and said to be one."""
+    key = signing_key()
+    if key is not None:
+        say(f"signing key {key.id} from {settings.SIGNING_KEY_FILE}")
+        return
+    entry = create_signing_key(now=timezone.now())
+    say(f"made a DEVELOPMENT signing key {entry['key_id']} at {settings.SIGNING_KEY_FILE}: records and checkpoints "
+        "are signed with it; for production make one with `manage.py create_signing_key` and keep it secret")

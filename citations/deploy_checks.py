@@ -24,3 +24,22 @@ def database_role_is_not_superuser(app_configs=None, **kwargs) -> list[Warning]:
             hint="Run Pith as a role that owns its tables but is not a superuser (docs/operations.md, "
                  "'The database role').", id="pith.W001")]
     return []
+
+
+@register(deploy=True)
+def records_are_signed(app_configs=None, **kwargs) -> list[Warning]:
+    """Without a signing key nothing is signed and the log publishes no checkpoint (docs/verification.md)."""
+    from django.conf import settings
+
+    from citations.signing import signing_key
+
+    try:
+        key = signing_key()
+    except (OSError, ValueError) as error:
+        return [Warning(f"the signing key {settings.SIGNING_KEY_FILE} cannot be read: {error}", id="pith.W004")]
+    if key is None:
+        return [Warning(f"no signing key at {settings.SIGNING_KEY_FILE}: records are served unsigned and the "
+                        "transparency log publishes no checkpoint.",
+                        hint="manage.py create_signing_key (or set PITH_SIGNING_KEY to the key's file).",
+                        id="pith.W003")]
+    return []

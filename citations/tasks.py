@@ -14,6 +14,7 @@ from citations.sources.paper_files import run_file_chunk
 from citations.sources.rereading import reread_papers
 from citations.standing.checks import check_works
 from citations.standing.sync import SyncFailed, source_input, sync_standing_source
+from citations.transparency.sequencer import publish_checkpoint
 
 # Lost connections, deadlocks and serialization failures pass; everything else is a bug to see.
 RETRYABLE = (OperationalError, InterfaceError)
@@ -114,6 +115,13 @@ def check_standing(sources: list[str] | None = None) -> dict:
 def sweep_jobs_task() -> dict:
     """Send again the jobs the broker never took, lost, or whose worker died (citations/jobs/dispatch.py)."""
     return sweep_jobs()
+
+
+@shared_task(name="citations.publish_checkpoint", acks_late=True)
+def publish_checkpoint_task() -> dict:
+    """Append what was written to the transparency log and sign a checkpoint (citations/transparency/)."""
+    published = publish_checkpoint()
+    return {"leaves": published.leaves, "size": published.size}
 
 
 @shared_task(name="citations.resolve_references", **RETRY)

@@ -1,8 +1,9 @@
-from django.urls import path, register_converter
+from django.urls import path, re_path, register_converter
 
 from citations.api.throttles import throttled_page
 from citations.pages import history as history_views
-from citations.pages import views
+from citations.pages import log as log_views
+from citations.pages import signatures, views
 
 
 class ArxivIdConverter:
@@ -29,6 +30,13 @@ urlpatterns = [
     path("favicon.ico", views.favicon),
     path("evidence", views.evidence, name="evidence"),
     path("evidence/record-v1.schema.json", views.record_schema_json, name="record-schema"),
+    path(".well-known/pith-keys.json", signatures.public_keys, name="public-keys"),
+    path("paper/<arxiv:arxiv_id>/citation-record.json.sig", throttled_page(signatures.record_signature),
+         name="record-signature"),
+    path("paper/<arxiv:arxiv_id>/citation-record.proofs.json", throttled_page(log_views.record_proofs_json),
+         name="record-proofs"),
+    path("log/checkpoint", log_views.checkpoint, name="log-checkpoint"),
+    re_path(r"^log/tile/(?P<path>.+)$", log_views.tile, name="log-tile"),
     path("paper/<arxiv:arxiv_id>/citation-record.json", throttled_page(views.record_json), name="record-json"),
     path("paper/<arxiv:arxiv_id>/citation-record", throttled_page(views.record_html), name="record-html"),
     path("paper/<arxiv:arxiv_id>/integrity", throttled_page(views.integrity), name="integrity"),

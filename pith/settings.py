@@ -286,12 +286,26 @@ DEMO_DATA_DIR = Path(env_path("PITH_DEMO_DATA_DIR", str(BASE_DIR.parent / "share
 
 # Bulk dumps of every current record (citations/records/dumps.py): on storage every worker shares.
 DUMPS_DIR = Path(env_path("PITH_DUMPS_DIR", str(VAR_DIR / "dumps"), directory=True))
+# Signing and the transparency log (citations/signing/, citations/transparency/; docs/verification.md).
+# The private key is a file, never a setting's value: `manage.py create_signing_key` writes it.
+SIGNING_KEY_FILE = Path(env_path("PITH_SIGNING_KEY", str(VAR_DIR / "signing" / "signing-key.pem"), directory=False))
+SIGNING_PUBLIC_KEYS_FILE = Path(env_path("PITH_SIGNING_PUBLIC_KEYS", str(VAR_DIR / "signing" / "public-keys.json"),
+                                         directory=False))
+# The log's name in its checkpoints and the signing key's name: a schema-less URL prefix.
+LOG_ORIGIN = env_str("PITH_LOG_ORIGIN", "localhost/pith-log")
+if not LOG_ORIGIN or any(c.isspace() or c == "+" for c in LOG_ORIGIN):
+    raise ImproperlyConfigured(f"PITH_LOG_ORIGIN={LOG_ORIGIN!r}: a key name has no spaces and no '+' "
+                               "(e.g. pith.example/log)")
+LOG_DIR = Path(env_path("PITH_LOG_DIR", str(VAR_DIR / "log"), directory=True))     # tiles: shared storage
+LOG_OBSERVATIONS = env_bool("PITH_LOG_OBSERVATIONS", True)     # off only to measure what logging costs
 DUMPS_KEEP = env_int("PITH_DUMPS_KEEP", 3, minimum=1)
 # Each server process freezes its heap after this many requests (pith/heap.py); 0 never does.
 GC_FREEZE_AFTER_REQUESTS = env_int("PITH_GC_FREEZE_AFTER_REQUESTS", 500, minimum=0)
 DUMP_HOUR = env_int("PITH_DUMP_HOUR", 3, minimum=0, maximum=23)   # UTC, daily
 CELERY_BEAT_SCHEDULE["dump-records"] = {"task": "citations.dump_records", "schedule": crontab(hour=DUMP_HOUR, minute=0)}
 CELERY_BEAT_SCHEDULE["sweep-jobs"] = {"task": "citations.sweep_jobs", "schedule": 60.0}
+# The transparency log: pending observations sequenced and a checkpoint signed, every minute.
+CELERY_BEAT_SCHEDULE["publish-checkpoint"] = {"task": "citations.publish_checkpoint", "schedule": 60.0}
 
 LOGGING = {
     "version": 1,

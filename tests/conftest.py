@@ -109,6 +109,36 @@ def fast_password_hashing():
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_keys_or_log_of_the_checkout(tmp_path_factory):
+    """Signing keys and log tiles of the test session live in a temporary directory, never under the
+    checkout's var/ (where the demo keeps its development key): with no key, nothing is signed."""
+    from django.test import override_settings
+
+    where = tmp_path_factory.mktemp("signing")
+    paths = {"SIGNING_KEY_FILE": where / "signing-key.pem", "SIGNING_PUBLIC_KEYS_FILE": where / "public-keys.json",
+             "LOG_DIR": where / "log"}
+    for name, value in (("PITH_SIGNING_KEY", paths["SIGNING_KEY_FILE"]),
+                        ("PITH_SIGNING_PUBLIC_KEYS", paths["SIGNING_PUBLIC_KEYS_FILE"]), ("PITH_LOG_DIR", paths["LOG_DIR"])):
+        os.environ[name] = str(value)
+    with override_settings(**paths):
+        yield
+
+
+@pytest.fixture
+def signing_key(settings, tmp_path):
+    """A fresh Ed25519 signing key, configured for this test."""
+    from django.utils import timezone
+
+    from citations.signing import create_signing_key, signing_key
+
+    settings.SIGNING_KEY_FILE = tmp_path / "key" / "signing-key.pem"
+    settings.SIGNING_PUBLIC_KEYS_FILE = tmp_path / "key" / "public-keys.json"
+    settings.LOG_DIR = tmp_path / "log"
+    create_signing_key(now=timezone.now())
+    return signing_key()
+
+
 @pytest.fixture(autouse=True)
 def fresh_cache():
     """Each test starts with an empty cache: cached record bodies belong to another test's database."""

@@ -54,6 +54,11 @@ MALFORMED = {
     "CELERY_UNACKED_RESTORE_THROTTLE": ["-1"],
     "STANDING_SYNC_HOUR": ["24", "-1", "6am"],
     "PITH_DUMPS_DIR": ["<file>"],
+    "PITH_SIGNING_KEY": ["<dir>"],
+    "PITH_SIGNING_PUBLIC_KEYS": ["<dir>"],
+    "PITH_LOG_ORIGIN": ["pith example/log", "pith+log"],
+    "PITH_LOG_DIR": ["<file>"],
+    "PITH_LOG_OBSERVATIONS": ["maybe"],
     "PITH_DEMO_DATA_DIR": ["<file>"],
     "PITH_DUMPS_KEEP": ["0", "all"],
     "PITH_DUMP_HOUR": ["24", "3am"],
@@ -119,6 +124,7 @@ def test_a_malformed_value_stops_settings_from_loading(load_settings, name, valu
     message = str(raised.value)
     assert message.startswith(f"{name}=") or message.startswith(f"{name} "), message
     if name not in ("PITH_VAR_DIR", "PITH_DUMPS_DIR", "PITH_DEMO_DATA_DIR", "STANDING_RETRACTION_WATCH_FILE",
+                    "PITH_SIGNING_KEY", "PITH_SIGNING_PUBLIC_KEYS", "PITH_LOG_DIR",
                     "STANDING_CROSSREF_FILE", "STANDING_OPENALEX_FILE", "DATABASE_URL"):
         assert repr(value) in message, message
 

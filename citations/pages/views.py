@@ -52,6 +52,7 @@ from citations.records.presentation import (
 )
 from citations.records.rows import observation_rows
 from citations.records.timestamps import render_z
+from citations.signing import sign
 from citations.sources.record_checks import record_schema
 
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
@@ -114,6 +115,7 @@ def record_json_response(request, arxiv_id: str) -> HttpResponse:
         return api_error_response(400, "invalid", str(error))
     # Now: from the cache. A past time: built (a past record changes only with a backfill).
     built = _record_or_404(cached_record if as_of is None else partial(build_record, as_of=as_of), arxiv_id)
+    signature = built.signature if isinstance(built, CachedRecord) else sign(built.body)
     etag = record_etag(built)
     if _etag_matches(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponseNotModified()
@@ -121,6 +123,10 @@ def record_json_response(request, arxiv_id: str) -> HttpResponse:
         response = HttpResponse(built.body, content_type=JSON_CONTENT_TYPE)
     response["ETag"] = etag
     response["Access-Control-Allow-Origin"] = "*"
+    if signature is not None:
+        # The signature of exactly these bytes; the .sig address serves it too (docs/verification.md).
+        response["Pith-Signature"] = signature.header()
+        response["Access-Control-Expose-Headers"] = "Pith-Signature, ETag"
     # Cacheable, but revalidated on every use: a correction must show at once, and an unchanged
     # record costs the client only a 304.
     patch_cache_control(response, public=True, no_cache=True)
@@ -183,6 +189,8 @@ def integrity(request, arxiv_id: str):
         "all_hold": all(check.holds for check in checks),
         "failed": [check for check in checks if not check.holds],
         "json_url": request.build_absolute_uri(served["links"]["json"] + as_of_query(as_of)),
+        # The proofs of these very bytes: their as_of, whether this page shows now or a past time.
+        "proofs_url": f"/paper/{arxiv_id}/citation-record.proofs.json?as_of={served['as_of']}",
         "body_bytes": len(built.body),
         "standing": standing_summary(served),
     })

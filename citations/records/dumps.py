@@ -11,11 +11,14 @@ Layout under settings.DUMPS_DIR (shared storage when workers run on several mach
     .building-<job>/                 parts being written (never served)
     records-<cutoff>-<job>/          a published dump:
         manifest.json                schema, cutoff, counts, each part's file, size, sha256, id range
-        context-digests.tsv.gz       arxiv_id, context_digest, part, line: one row per record
+        manifest.json.sig            the manifest's detached Ed25519 signature (when a key is configured)
+        context-digests.tsv.gz       arxiv_id, context_digest, part, line, signature: one row per record
         part-00000.jsonl.gz ...      one record a line, its canonical bytes (verify_record.py checks one)
 
 A reader checks a download against manifest.json (sha256 per part) and each record against its
-context_digest, without trusting the transport. The newest DUMPS_KEEP dumps are kept.
+context_digest, without trusting the transport; with a signing key configured, each line's bytes
+(without the newline) against its signature and the manifest against manifest.json.sig, with the
+keys of /.well-known/pith-keys.json (docs/verification.md). The newest DUMPS_KEEP dumps are kept.
 """
 import gzip
 import hashlib
@@ -35,14 +38,16 @@ from citations.jobs.dispatch import send_chunks
 from citations.models import Job, JobChunk, Paper
 from citations.records.build import RecordUnavailable, build_record
 from citations.records.timestamps import parse_z, render_z, truncate_to_minute
+from citations.signing import sign, signature_document
 
 KIND = "dump_records"
 SCHEMA = "pith.record-dump.v1"
 DEFAULT_PART_PAPERS = 5000
 MANIFEST = "manifest.json"
+MANIFEST_SIGNATURE = "manifest.json.sig"
 DIGESTS = "context-digests.tsv.gz"
 DUMP_NAME = re.compile(r"^records-(\d{8}T\d{4}Z)-(\d+)$")
-FILE_NAME = re.compile(r"^(manifest\.json|context-digests\.tsv\.gz|part-\d{5}\.jsonl\.gz)$")
+FILE_NAME = re.compile(r"^(manifest\.json(\.sig)?|context-digests\.tsv\.gz|part-\d{5}\.jsonl\.gz)$")
 
 
 def dumps_dir() -> Path:
@@ -122,7 +127,8 @@ def _write_part(payload: dict, cutoff: datetime, building: Path) -> dict:
                 unavailable += 1            # no metadata snapshot by the cutoff: no record to dump
                 continue
             out.write(built.body + b"\n")
-            digests.append((arxiv_id, built.record["context_digest"]))
+            signature = sign(built.body)
+            digests.append((arxiv_id, built.record["context_digest"], signature.encoded if signature else ""))
     os.replace(temporary, building / name)
     index = {"file": name, "records": len(digests), "digests": digests}
     _write_atomically(building / f"part-{payload['part']:05d}.index.json", json.dumps(index).encode())
@@ -137,7 +143,7 @@ def _publish(job: Job, cutoff: datetime, building: Path) -> dict:
     indexes = sorted(building.glob("part-*.index.json"))
     parts = []
     with open(building / DIGESTS, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as out:
-        out.write(b"arxiv_id\tcontext_digest\tpart\tline\n")
+        out.write(b"arxiv_id\tcontext_digest\tpart\tline\tsignature\n")
         for index_file in indexes:
             index = json.loads(index_file.read_text())
             part_path = building / index["file"]
@@ -146,8 +152,8 @@ def _publish(job: Job, cutoff: datetime, building: Path) -> dict:
                           "sha256": _sha256(part_path),
                           "first_arxiv_id": digests[0][0] if digests else None,
                           "last_arxiv_id": digests[-1][0] if digests else None})
-            out.write("".join(f"{arxiv_id}\t{digest}\t{index['file']}\t{line}\n"
-                              for line, (arxiv_id, digest) in enumerate(digests, start=1)).encode())
+            out.write("".join(f"{arxiv_id}\t{digest}\t{index['file']}\t{line}\t{signature}\n"
+                              for line, (arxiv_id, digest, signature) in enumerate(digests, start=1)).encode())
     manifest = {
         "schema": SCHEMA,
         "record_schema": "pith.paper-citation-record.v1",
@@ -156,10 +162,15 @@ def _publish(job: Job, cutoff: datetime, building: Path) -> dict:
         "records": sum(p["records"] for p in parts),
         "parts": parts,
         "context_digests": {"file": DIGESTS, "sha256": _sha256(building / DIGESTS),
-                            "columns": ["arxiv_id", "context_digest", "part", "line"]},
+                            "columns": ["arxiv_id", "context_digest", "part", "line", "signature"]},
         "published_at": render_z(timezone.now()),
     }
-    _write_atomically(building / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True).encode() + b"\n")
+    manifest_bytes = json.dumps(manifest, indent=2, sort_keys=True).encode() + b"\n"
+    _write_atomically(building / MANIFEST, manifest_bytes)
+    signature = sign(manifest_bytes)
+    if signature is not None:
+        _write_atomically(building / MANIFEST_SIGNATURE,
+                          json.dumps(signature_document(manifest_bytes, signature), sort_keys=True).encode() + b"\n")
     for index_file in indexes:
         index_file.unlink()
     os.replace(building, published)         # the publication: one rename, never a half dump

@@ -22,6 +22,7 @@ from citations.models import CurrentResolution, PaperReference, PaperReferenceLi
 from citations.models.generations import records_of_papers_changed
 from citations.resolution.waiting import file_waiting
 from citations.standing.checks import check_works
+from citations.transparency.sequencer import note_links_written
 
 
 def write_links(links: Iterable[PaperReferenceLink], *, waiting: dict | None = None, replaced: Iterable = (),
@@ -46,6 +47,7 @@ def write_links(links: Iterable[PaperReferenceLink], *, waiting: dict | None = N
                        .values_list("cited_paper_id", flat=True))
     links = PaperReferenceLink.objects.bulk_create(links)
     links_written(link.pk for link in links)
+    note_links_written(link.pk for link in links)        # for the transparency log, in this transaction
     for link in links:
         if link.cited_paper_id or link.cited_work_id:
             waiting[link.reference_id] = set()          # it names its work: it waits for none

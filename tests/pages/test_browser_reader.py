@@ -28,7 +28,10 @@ NOT_PAGES = {"citations:record-json", "citations:record-schema", "citations:dump
              "curation:old-audit-trail-address",       # a redirect to the admin
              "citations:reference",                    # a redirect to the reference's row
              "citations:references-bib", "citations:references-csl", "citations:reference-bib",
-             "citations:reference-csl"}                # BibTeX and CSL-JSON
+             "citations:reference-csl",                 # BibTeX and CSL-JSON
+             # Signatures, keys and the log: JSON and bytes for verifiers (tests/signing, tests/transparency).
+             "citations:record-signature", "citations:record-proofs", "citations:public-keys",
+             "citations:log-checkpoint", "citations:log-tile"}
 
 
 def public_pages() -> dict[str, str]:

@@ -58,9 +58,11 @@ def test_a_dump_holds_every_record_as_its_canonical_bytes_with_a_manifest_that_c
     verify_with_shared_tool(lines[3])
 
     digests = gzip.decompress((dump.path / "context-digests.tsv.gz").read_bytes()).decode().splitlines()
-    assert digests[0] == "arxiv_id\tcontext_digest\tpart\tline"
+    assert digests[0] == "arxiv_id\tcontext_digest\tpart\tline\tsignature"
     first = digests[1].split("\t")
-    assert first == ["2603.00001", json.loads(lines[0])["context_digest"], "part-00000.jsonl.gz", "1"]
+    # No signing key configured: no signature, and no manifest.json.sig.
+    assert first == ["2603.00001", json.loads(lines[0])["context_digest"], "part-00000.jsonl.gz", "1", ""]
+    assert not (dump.path / "manifest.json.sig").exists()
     assert len(digests) == 1 + 5
     assert not list(dumps_dir.glob(".building-*"))        # nothing half-built is left beside it
 

@@ -1,9 +1,10 @@
 """The demo: citations' demo data (citations/demo.py), then what curation adds to it: a curator and an
 operator login, and one curated field. A command of the top layer, as it loads every layer."""
 from django.contrib.auth.models import Permission, User
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.demo import SEEDS, UNARXIVE, demo_data_dir, load_real_papers
+from citations.demo import SEEDS, UNARXIVE, demo_data_dir, ensure_development_key, load_real_papers
 from citations.models import Override, PaperReference
 from citations.sources.record_import import RecordRefused, import_record
 from curation.groups import curators_group
@@ -25,6 +26,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, url="http://127.0.0.1:8000", seeds_only=False, **options):
         url = url.rstrip("/")
+        ensure_development_key(self.stdout.write)
         for path in sorted(SEEDS.glob("*.txt")):
             try:
                 summary = import_record(data=path.read_bytes())
@@ -43,6 +45,7 @@ class Command(BaseCommand):
                               "(set PITH_DEMO_DATA_DIR to the shared data sets)")
         curator = self._users()
         self._curated_example(curator)
+        call_command("publish_checkpoint", stdout=self.stdout)     # the log, as Celery beat would each minute
         self.stdout.write(f"Home: {url}/  (search by arXiv id, title, author or DOI)")
         self.stdout.write(f"Records: {url}/paper/2509.11076/citation-record and {url}/paper/2509.23722/citation-record")
         self.stdout.write(f"Curator login: {url}/admin/ as {DEMO_CURATOR} / {DEMO_PASSWORD} "

@@ -1,0 +1,163 @@
+"""From writers' pending notes to leaves, tiles and a signed checkpoint.
+
+Writers call `note_links_written()` in their own transaction (resolution/links.py does, for every
+link it stores): one small row per write. `publish_checkpoint()` (Celery beat every minute, and
+`manage.py publish_checkpoint`) takes pending rows in id order, a batch at a time, reads the
+observations back, appends a leaf for each link, preceded by a leaf for its reference the first
+time that reference is seen, extends the tiles, and signs a checkpoint of the new size. One
+sequencer at a time (a transaction-scoped advisory lock on PostgreSQL); the leaves, the deleted
+pending rows and the checkpoint commit together, and the tiles it wrote before a rollback are
+rewritten with the same bytes by the next run.
+"""
+import logging
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from citations.models import LeafKind, LogCheckpoint, LogLeaf, LogPending, PaperReferenceLink
+from citations.records.timestamps import render_z
+from citations.signing import signing_key
+from citations.transparency.entries import link_entry, link_rows, reference_entry, reference_rows
+from citations.transparency.tiles import TileStore
+from pith_verify.merkle import leaf_hash
+from pith_verify.note import Checkpoint
+
+log = logging.getLogger(__name__)
+PENDING_BATCH = 200             # pending rows (writes) a transaction takes at most...
+LINKS_BATCH = 10_000            # ...and links, so each statement stays well under PostgreSQL's 65,535 parameters
+LOCK_KEY = 0x70697468_6c6f67    # "pithlog": the sequencer's advisory lock
+TIME_EXTENSION = "time "        # the checkpoint's publication time, as a signed extension line
+
+
+def note_links_written(link_ids) -> None:
+    """Queue these just-stored links (and their references) for the log, in the writer's transaction."""
+    ids = [int(i) for i in link_ids]
+    if ids and settings.LOG_OBSERVATIONS:
+        LogPending.objects.create(link_ids=ids)
+
+
+def queue_unlogged_links(*, batch: int = 10_000) -> int:
+    """Queue, in id order, every link not in the log yet (observations written before the log existed)."""
+    queued, after = 0, 0
+    waiting = {i for row in LogPending.objects.values_list("link_ids", flat=True) for i in row}
+    while True:
+        ids = list(PaperReferenceLink.objects.filter(pk__gt=after).order_by("pk").values_list("pk", flat=True)[:batch])
+        if not ids:
+            return queued
+        logged = set(LogLeaf.objects.filter(kind=LeafKind.LINK, observation__in=[str(i) for i in ids])
+                     .values_list("observation", flat=True))
+        fresh = [i for i in ids if str(i) not in logged and i not in waiting]
+        if fresh:
+            LogPending.objects.create(link_ids=fresh)
+            queued += len(fresh)
+        after = ids[-1]
+
+
+def tiles() -> TileStore:
+    return TileStore(settings.LOG_DIR)
+
+
+def log_size() -> int:
+    top = LogLeaf.objects.aggregate(top=Max("leaf_index"))["top"]
+    return 0 if top is None else top + 1
+
+
+@dataclass
+class Published:
+    leaves: int
+    size: int
+    checkpoint: LogCheckpoint | None
+
+
+def publish_checkpoint() -> Published:
+    """Sequence everything pending, then sign a checkpoint of the new size (none when nothing changed)."""
+    _restore_tiles()
+    appended = 0
+    while True:
+        added = _sequence_batch()
+        appended += added
+        if not added:
+            break
+    size = log_size()
+    newest = LogCheckpoint.objects.order_by("-size").first()
+    if size == 0 or (newest is not None and newest.size == size):
+        return Published(appended, size, newest)
+    key = signing_key()
+    if key is None:
+        log.warning("the log holds %d leaves but no checkpoint is signed: no signing key configured", size)
+        return Published(appended, size, newest)
+    now = timezone.now()
+    root = tiles().root_hash(size)
+    checkpoint = Checkpoint(settings.LOG_ORIGIN, size, root, (TIME_EXTENSION + render_z(now),))
+    saved, _ = LogCheckpoint.objects.get_or_create(size=size, defaults={
+        "root_hash": root, "published_at": now, "note": key.sign_note(checkpoint.text())})
+    # Beside the tiles too, so LOG_DIR alone is a whole C2SP log a client can read (--log DIR).
+    tiles().write_checkpoint(saved.note.encode())
+    return Published(appended, size, saved)
+
+
+def _restore_tiles(batch: int = 50_000) -> None:
+    """Tiles lost with their directory (a new volume, a restore) are written again from the leaves:
+    the same leaves give the same bytes, so every checkpoint signed before still holds."""
+    size, store = log_size(), tiles()
+    if store.holds(size):
+        return
+    log.warning("the log's tiles are missing under %s: writing them again from its %d leaves", store.root, size)
+    for start in range(0, size, batch):
+        entries = [bytes(e) for e in LogLeaf.objects.filter(leaf_index__gte=start, leaf_index__lt=start + batch)
+                   .order_by("leaf_index").values_list("entry", flat=True)]
+        store.append(start, [leaf_hash(e) for e in entries], entries)
+
+
+def _sequence_batch() -> int:
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+        pending, links_taken = [], 0
+        for row in LogPending.objects.order_by("id")[:PENDING_BATCH]:
+            if pending and links_taken + len(row.link_ids) > LINKS_BATCH:
+                break
+            pending.append(row)
+            links_taken += len(row.link_ids)
+        if not pending:
+            return 0
+        link_ids = [i for row in pending for i in row.link_ids]
+        links = link_rows(link_ids)
+        reference_ids = {str(link["reference_id"]) for link in links.values()}
+        logged = set(LogLeaf.objects.filter(kind=LeafKind.LINK, observation__in=[str(i) for i in links])
+                     .values_list("observation", flat=True))
+        logged |= set(LogLeaf.objects.filter(kind=LeafKind.REFERENCE, observation__in=reference_ids)
+                      .values_list("observation", flat=True))
+        references = reference_rows(reference_ids)
+        rows = []
+        for link_id in link_ids:
+            link = links.get(link_id)
+            if link is None or str(link_id) in logged:     # purged since, or logged by an earlier run
+                continue
+            reference = str(link["reference_id"])
+            if reference not in logged:
+                rows.append((LeafKind.REFERENCE, reference, reference_entry(references[reference])))
+                logged.add(reference)
+            rows.append((LeafKind.LINK, str(link_id), link_entry(link)))
+            logged.add(str(link_id))
+        size, now = log_size(), timezone.now()
+        _insert_leaves([(size + n, kind, observation, entry, now) for n, (kind, observation, entry) in enumerate(rows)])
+        tiles().append(size, [leaf_hash(entry) for _, _, entry in rows], [entry for _, _, entry in rows])
+        LogPending.objects.filter(pk__in=[row.pk for row in pending]).delete()
+        return len(pending)
+
+
+def _insert_leaves(rows: list[tuple]) -> None:
+    """COPY on PostgreSQL: a tenth of what building and sending multi-row INSERTs costs (bench/log.py)."""
+    if connection.vendor != "postgresql":
+        LogLeaf.objects.bulk_create([LogLeaf(leaf_index=i, kind=k, observation=o, entry=e, logged_at=t)
+                                     for i, k, o, e, t in rows], batch_size=5000)
+        return
+    with connection.cursor() as cursor, cursor.copy(
+            "COPY log_leaves (leaf_index, kind, observation, entry, logged_at) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
