@@ -78,9 +78,11 @@ def main(argv=None) -> int:
     started = time.perf_counter()
     problems, passed = [], []
     site = path = None
+    query = ""
     if args.record and args.record.startswith(("http://", "https://")):
         parts = urllib.parse.urlsplit(args.record)
         site, path = f"{parts.scheme}://{parts.netloc}", parts.path
+        query = f"?{parts.query}" if parts.query else ""
     keys_text = optional(args.keys or (site and f"{site}/.well-known/pith-keys.json"))
     keys = keys_from(keys_text) if keys_text else []
     if not keys:
@@ -105,7 +107,10 @@ def main(argv=None) -> int:
                 problems.append(f"signature: does not verify with key {key_id}: these are not the bytes Pith signed")
             else:
                 passed.append(f"signature: Ed25519, key {key_id}")
-        proofs_at = args.proofs or (f"{site}{path.removesuffix('.json')}.proofs.json?as_of={record['as_of']}"
+        # From a site: the proofs of the very record fetched. The current record (no ?as_of) is built at
+        # a moment inside its as_of's minute, so its proofs come from the same current record, not from
+        # a rebuild as of the minute; a past record's from the same ?as_of.
+        proofs_at = args.proofs or (f"{site}{path.removesuffix('.json')}.proofs.json{query}"
                                     if site else str(Path(args.record)) + ".proofs.json")
         proofs_text = optional(proofs_at)
         if proofs_text is None:

@@ -189,8 +189,10 @@ def integrity(request, arxiv_id: str):
         "all_hold": all(check.holds for check in checks),
         "failed": [check for check in checks if not check.holds],
         "json_url": request.build_absolute_uri(served["links"]["json"] + as_of_query(as_of)),
-        # The proofs of these very bytes: their as_of, whether this page shows now or a past time.
-        "proofs_url": f"/paper/{arxiv_id}/citation-record.proofs.json?as_of={served['as_of']}",
+        # The proofs of these very bytes: of the current record, or of the same past time. (Not ?as_of
+        # the current record's own as_of: that is its build time cut to the minute, and a rebuild as of
+        # it leaves out what was written in the minute before the build.)
+        "proofs_url": f"/paper/{arxiv_id}/citation-record.proofs.json" + as_of_query(as_of),
         "body_bytes": len(built.body),
         "standing": standing_summary(served),
     })

@@ -8,10 +8,14 @@ its index and no proof, so the client sees it; an observation never logged is li
 """
 import base64
 import json
+from datetime import datetime
+
+from django.utils import timezone
 
 from citations.models import LeafKind, LogCheckpoint, LogLeaf, PaperReferenceLink
 from citations.records.timestamps import parse_z, render_z
-from citations.transparency.sequencer import tiles
+from citations.signing import signing_key
+from citations.transparency.sequencer import idle_since, signed_note, tiles
 from pith_verify.merkle import inclusion_proof
 
 SCHEMA = "pith.record-proofs.v1"
@@ -25,12 +29,9 @@ def record_proofs(body: bytes) -> dict:
     """The proofs document of a record's exact bytes."""
     record = json.loads(body)
     as_of = parse_z(record["as_of"])
-    checkpoint = LogCheckpoint.objects.filter(published_at__gte=as_of).order_by("published_at", "size").first()
-    if checkpoint is None:
-        raise NotYetCheckpointed(f"no checkpoint published since {record['as_of']} yet")
+    checkpoint = _checkpoint_after(as_of, record["as_of"])
     ids = list(dict.fromkeys(o["observation_id"] for o in record["outbound"] + record["inbound"]))
-    shown = {str(reference): link for reference, link in PaperReferenceLink.objects.filter(reference_id__in=ids)
-             .current(as_of).values_list("reference_id", "id")}
+    shown = _links_shown(record, ids)
     wanted = [(LeafKind.REFERENCE, i) for i in ids] + [(LeafKind.LINK, str(link)) for link in shown.values()]
     leaves = {(leaf.kind, leaf.observation): leaf for leaf in
               LogLeaf.objects.filter(observation__in=[o for _, o in wanted])}
@@ -58,3 +59,33 @@ def record_proofs(body: bytes) -> dict:
                           "resolution": proof(LeafKind.LINK, str(shown[i])) if i in shown else None}
                          for i in ids],
     }
+
+
+def _checkpoint_after(as_of: datetime, as_of_text: str) -> LogCheckpoint:
+    """The first checkpoint published at or after the record's as_of. When none is yet and the log has
+    not grown since its newest, that tree signed anew with the time now: it held every observation
+    then, and holds it now (an idle log publishes no checkpoint of its own)."""
+    checkpoint = LogCheckpoint.objects.filter(published_at__gte=as_of).order_by("published_at", "size").first()
+    if checkpoint is not None:
+        return checkpoint
+    newest = LogCheckpoint.objects.order_by("-size").first()
+    key = signing_key()
+    if newest is None or key is None or not idle_since(newest):
+        raise NotYetCheckpointed(f"no checkpoint published since {as_of_text} yet")
+    now = timezone.now()
+    return LogCheckpoint(size=newest.size, root_hash=newest.root_hash, published_at=now,
+                         note=signed_note(key, newest.size, bytes(newest.root_hash), now))
+
+
+def _links_shown(record: dict, ids: list[str]) -> dict[str, int]:
+    """The link each observation's resolution shows, by its time and state: the current record is
+    built at a moment inside its as_of's minute, so it may show a link written after its as_of."""
+    shown_as = {o["observation_id"]: (o["resolution"]["observed_at"], o["resolution"]["status"])
+                for o in record["outbound"] + record["inbound"]}
+    shown = {}
+    for reference, link, observed_at, state in (PaperReferenceLink.objects.filter(reference_id__in=ids)
+                                                .order_by("reference_id", "observed_at", "id")
+                                                .values_list("reference_id", "id", "observed_at", "state")):
+        if shown_as.get(str(reference)) == (render_z(observed_at), state):
+            shown[str(reference)] = link
+    return shown

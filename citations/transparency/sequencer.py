@@ -91,12 +91,21 @@ def publish_checkpoint() -> Published:
         return Published(appended, size, newest)
     now = timezone.now()
     root = tiles().root_hash(size)
-    checkpoint = Checkpoint(settings.LOG_ORIGIN, size, root, (TIME_EXTENSION + render_z(now),))
     saved, _ = LogCheckpoint.objects.get_or_create(size=size, defaults={
-        "root_hash": root, "published_at": now, "note": key.sign_note(checkpoint.text())})
+        "root_hash": root, "published_at": now, "note": signed_note(key, size, root, now)})
     # Beside the tiles too, so LOG_DIR alone is a whole C2SP log a client can read (--log DIR).
     tiles().write_checkpoint(saved.note.encode())
     return Published(appended, size, saved)
+
+
+def signed_note(key, size: int, root: bytes, at) -> str:
+    """A checkpoint of the tree of `size` leaves and `root`, signed, with its time."""
+    return key.sign_note(Checkpoint(settings.LOG_ORIGIN, size, root, (TIME_EXTENSION + render_z(at),)).text())
+
+
+def idle_since(checkpoint: LogCheckpoint) -> bool:
+    """Whether the log holds nothing, sequenced or waiting, that this checkpoint does not."""
+    return checkpoint.size == log_size() and not LogPending.objects.exists()
 
 
 def _restore_tiles(batch: int = 50_000) -> None:

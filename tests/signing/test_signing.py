@@ -113,7 +113,9 @@ def test_every_dump_line_and_the_manifest_are_signed(settings, tmp_path, paper, 
 def test_the_integrity_page_tells_a_reader_how_to_check_the_signature_and_the_log(client, paper):
     page = client.get("/paper/2603.00001/integrity").content.decode()
     assert "python -m pith_verify http://testserver/paper/2603.00001/citation-record.json" in page
-    assert 'href="/paper/2603.00001/citation-record.proofs.json?as_of=' in page
+    assert 'href="/paper/2603.00001/citation-record.proofs.json"' in page       # of the record shown
+    past = client.get("/paper/2603.00001/integrity?as_of=2026-08-01T12:30:00Z").content.decode()
+    assert 'href="/paper/2603.00001/citation-record.proofs.json?as_of=2026-08-01T12:30:00Z"' in past
     assert 'href="/paper/2603.00001/citation-record.json.sig"' in page
 
 

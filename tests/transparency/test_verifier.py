@@ -176,3 +176,43 @@ def test_the_verifier_reads_a_record_its_signature_proofs_keys_and_log_from_the_
     assert code == 0, out
     assert "ok    signature" in out and "ok    inclusion: 3 observations" in out
     assert "ok    consistency: the log of 6 extends the checkpoint of 6" in out
+
+
+def save_current_record(client, arxiv_id: str, where: Path) -> Path:
+    """The current record (no ?as_of), its signature and its proofs, as a client downloads them."""
+    response = client.get(f"/paper/{arxiv_id}/citation-record.json")
+    record = where / f"{arxiv_id}.json"
+    record.write_bytes(response.content)
+    (where / f"{arxiv_id}.json.sig").write_bytes(client.get(f"/paper/{arxiv_id}/citation-record.json.sig").content)
+    proofs = client.get(f"/paper/{arxiv_id}/citation-record.proofs.json")
+    assert proofs.status_code == 200, proofs.content
+    (where / f"{arxiv_id}.json.proofs.json").write_bytes(proofs.content)
+    (where / "keys.json").write_bytes(client.get("/.well-known/pith-keys.json").content)
+    return record
+
+
+def test_the_current_record_verifies_though_it_shows_what_was_written_inside_its_as_of_minute(
+        client, db, signing_key, tmp_path):
+    # Its as_of is its build time cut to the minute; the links it shows were written after that.
+    make_references(make_paper("2603.00001"), 4)
+    publish_checkpoint()
+    record = save_current_record(client, "2603.00001", tmp_path)
+    code, out = run(record, "--keys", tmp_path / "keys.json")
+    assert code == 0, out
+    assert "ok    inclusion: 4 observations" in out
+
+
+def test_an_idle_log_still_proves_a_current_record_built_after_its_newest_checkpoint(
+        client, db, signing_key, tmp_path, monkeypatch):
+    make_references(make_paper("2603.00001"), 2)
+    publish_checkpoint()
+    later = timezone.now() + timedelta(minutes=5)            # nothing written since the checkpoint
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    record = save_current_record(client, "2603.00001", tmp_path)
+    proofs = json.loads((tmp_path / "2603.00001.json.proofs.json").read_bytes())
+    assert proofs["checkpoint_published_at"] >= json.loads(record.read_bytes())["as_of"]   # signed anew
+    code, out = run(record, "--keys", tmp_path / "keys.json")
+    assert code == 0, out
+    # A write the log has not yet taken: no proof until the next checkpoint.
+    make_references(make_paper("2603.00002"), 1)
+    assert client.get("/paper/2603.00001/citation-record.proofs.json").status_code == 503
