@@ -1,10 +1,15 @@
 """The curation queues: references waiting for one kind of decision, and how each leaves its queue."""
+import hashlib
 from dataclasses import dataclass
 
+from django.core.cache import cache
+from django.core.paginator import Paginator
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, Subquery, When
 from django.db.models.functions import Cast, Coalesce, Substr
+from django.utils.functional import cached_property
 
 from citations.models import Override, OverrideField, PaperReference
+from citations.models.generations import lists_generation
 from citations.models.resolution import LINKING_STATES, with_current_resolution
 from citations.records.presentation import STATE_LABELS
 
@@ -65,6 +70,8 @@ QUEUES = (
     Queue("no_title", "No title parsed", "pattern", Q(title__isnull=True) | Q(title=""), (OverrideField.TITLE,),
           OverrideField.TITLE, _TITLE_DECIDES),
 )
+# A count is recomputed on the generation's next bump anyway; this only lets idle entries go.
+CACHE_SECONDS = 3600
 QUEUES_BY_KEY = {queue.key: queue for queue in QUEUES}
 # The queues the per-paper table of the queues page counts: the parser's and the identifiers' doubts
 # (unresolved alone mostly means the cited work is not in the store).
@@ -94,6 +101,32 @@ def reference_queryset():
 
 
 def queue_counts() -> dict[str, int]:
-    """How many references wait in each queue: one statement for all of them."""
-    return reference_queryset().aggregate(**{queue.key: Count("pk", filter=queue.waiting()) for queue in QUEUES})
+    """How many references wait in each queue: one statement for all of them, read again only after
+    a write that changes what the lists show (see cached_while_unchanged)."""
+    return cached_while_unchanged("queue-counts", lambda: reference_queryset().aggregate(
+        **{queue.key: Count("pk", filter=queue.waiting()) for queue in QUEUES}))
+
+
+class CachedCountPaginator(Paginator):
+    """The admin's paginator with the list's count cached as the queue counts are: a queue's list
+    counts its members once per change of the lists, not on every page turn."""
+
+    @cached_property
+    def count(self) -> int:
+        sql, params = self.object_list.query.sql_with_params()
+        digest = hashlib.sha256(repr((sql, params)).encode()).hexdigest()[:32]
+        return cached_while_unchanged(f"count:{digest}", self.object_list.count)
+
+
+def cached_while_unchanged(name: str, compute):
+    """compute(), filed under the lists' generation read before it: every write that moves a reference
+    in or out of a queue (a resolution, an override, an ingest, a correction of the list) bumps that
+    generation in its own transaction (citations/models/generations.py), so the next read recounts.
+    A hit costs the one read of the generation instead of a count over every reference."""
+    key = f"curation:{name}:{lists_generation()}"
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        cache.set(key, found, CACHE_SECONDS)
+    return found
 

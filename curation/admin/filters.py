@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.db.models import Count, Q
 
 from citations.records.presentation import STATE_LABELS
-from curation.queues import QUEUES, QUEUES_BY_KEY
+from curation.queues import QUEUES, QUEUES_BY_KEY, queue_counts
 
 
 class QueueFilter(admin.SimpleListFilter):
@@ -13,7 +13,8 @@ class QueueFilter(admin.SimpleListFilter):
     parameter_name = "queue"
 
     def lookups(self, request, model_admin):
-        return [(queue.key, queue.label) for queue in QUEUES]
+        counts = queue_counts()        # cached: one read of the lists' generation on most pages
+        return [(queue.key, f"{queue.label} ({counts[queue.key]:,})") for queue in QUEUES]
 
     def queryset(self, request, queryset):
         queue = QUEUES_BY_KEY.get(self.value())

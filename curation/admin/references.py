@@ -28,7 +28,17 @@ from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
 from curation.admin.filters import CuratedFilter, PaperFilter, QueueFilter, StateFilter
 from curation.forms import BulkReasonForm, OverrideForm, ReasonForm, SplitForm
-from curation.queues import PAPER_QUEUES, QUEUE_ORDER, QUEUES, QUEUES_BY_KEY, Queue, queue_counts, reference_queryset
+from curation.queues import (
+    PAPER_QUEUES,
+    QUEUE_ORDER,
+    QUEUES,
+    QUEUES_BY_KEY,
+    CachedCountPaginator,
+    Queue,
+    cached_while_unchanged,
+    queue_counts,
+    reference_queryset,
+)
 from curation.segmentation import correction_of, join_with_next, split_reference, successors
 from curation.services import (
     OverrideRefused,
@@ -62,7 +72,11 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
     list_filter = (QueueFilter, PaperFilter, StateFilter, CuratedFilter, "extraction__source")
     search_fields = ("raw_text", "title", "=extraction__paper_version__paper__arxiv_id")
     search_help_text = "Search the reference text and title, or give an arXiv id for its references."
-    show_facets = admin.ShowFacets.ALWAYS
+    # Counts beside each choice cost a count over every reference per filter on every page: the
+    # queue filter shows its cached counts in its labels, and the others on request only.
+    show_facets = admin.ShowFacets.ALLOW
+    show_full_result_count = False
+    paginator = CachedCountPaginator
     ordering = QUEUE_ORDER
     list_per_page = 50
     actions = ("mark_not_a_work", "re_resolve")
@@ -327,11 +341,11 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             raise PermissionDenied
         changelist = reverse("admin:citations_paperreference_changelist")
         waiting_in_any = functools.reduce(operator.or_, (queue.waiting() for queue in PAPER_QUEUES))
-        papers = list(reference_queryset().filter(waiting_in_any)
-                      .values(arxiv=F("extraction__paper_version__paper__arxiv_id"))
-                      .annotate(total=Count("pk"), **{queue.key: Count("pk", filter=queue.waiting())
-                                                      for queue in PAPER_QUEUES})
-                      .order_by("-total", "arxiv")[:20])
+        papers = cached_while_unchanged("papers", lambda: list(
+            reference_queryset().filter(waiting_in_any)
+            .values(arxiv=F("extraction__paper_version__paper__arxiv_id"))
+            .annotate(total=Count("pk"), **{queue.key: Count("pk", filter=queue.waiting()) for queue in PAPER_QUEUES})
+            .order_by("-total", "arxiv")[:20]))
         titles = {}
         for arxiv_id, title in (PaperSnapshot.objects.filter(paper__arxiv_id__in=[row["arxiv"] for row in papers])
                                 .order_by("paper_id", "observed_at", "revision")
