@@ -20,8 +20,8 @@ class Queue:
 
     `members` is what puts a reference in the queue: its current state (the materialised current
     resolution) or what the parser read. A member leaves it once decided: marked not a scholarly work,
-    resolved to a verified state, or given an override in force for a field in `decided_by` (None:
-    any override in force, the `curated` flag of the current resolution). The observation itself
+    resolved to a verified state, checked as read correctly, or given an override in force for a field
+    in `decided_by` (None: any override in force, the `curated` flag of the current resolution). The observation itself
     never changes, so a queue that asked only the parsed values would never empty."""
 
     key: str
@@ -41,13 +41,13 @@ class Queue:
         if self.decided_by is None:
             return waiting & Q(current__curated=False)
         deciding = Override.objects.in_force().filter(
-            reference_id=OuterRef("pk"), field__in=(*self.decided_by, OverrideField.NOT_A_WORK))
+            reference_id=OuterRef("pk"), field__in=(*self.decided_by, OverrideField.NOT_A_WORK, OverrideField.CHECKED))
         return waiting & ~Exists(deciding)
 
 
-_ANY_OVERRIDE = "any override in force, or a verified link"
-_TITLE_DECIDES = "a title override, not a work, or a verified link"
-_YEAR_DECIDES = "a year override, not a work, or a verified link"
+_ANY_OVERRIDE = "any override in force (“checked, read correctly” too), or a verified link"
+_TITLE_DECIDES = "a title override, “checked, read correctly”, not a work, or a verified link"
+_YEAR_DECIDES = "a year override, “checked, read correctly”, not a work, or a verified link"
 QUEUES = (
     Queue("parse_uncertain", STATE_LABELS["parse_uncertain"], "state", Q(current__state="parse_uncertain"), None,
           OverrideField.TITLE, _ANY_OVERRIDE),

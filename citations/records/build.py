@@ -204,7 +204,7 @@ def _observation(row: ObservationRow, *, citing: dict, cited: dict | None, recei
             "cited_paper": cited,
             "cited_work": work,
             "citing_paper": citing,
-            "reference_index": row.reference_index,
+            "reference_index": row.reference_index if row.index_override is None else row.override_index,
             "source": row.source,
             "source_observed_at": _z(row.observed_at),
         },
@@ -217,7 +217,8 @@ def _observation(row: ObservationRow, *, citing: dict, cited: dict | None, recei
     }
     observation["observation_digest"] = observation_digest(observation)
     curated = {field: entry for field, entry in (("title", row.title_override), ("year", row.year_override),
-                                                 ("not_a_work", row.not_a_work_override)) if entry is not None}
+                                                 ("not_a_work", row.not_a_work_override),
+                                                 ("index", row.index_override)) if entry is not None}
     details[observation_id] = {"raw_text": row.raw_text, "parsed_venue": row.venue, "curated": curated,
                                "parsed_title": row.title, "parsed_year": row.year}
     return observation

@@ -69,6 +69,8 @@ class ObservationRow(NamedTuple):
     year_override: int | None
     override_year: int | None
     not_a_work_override: int | None
+    index_override: int | None
+    override_index: int | None        # the reference number a curator corrected it to
     total: int
 
 
@@ -138,7 +140,7 @@ def _observation_columns(snapshot_paper: str) -> str:
         w.id, {_WORK_DOI}, w.arxiv_id, {_WORK_STATED.format("title", "title")}, {_WORK_STATED.format("year", "year")},
         {_WORK_STATED.format("venue", "container_title")}, {_WORK_STATED.format("metadata_source", "source")},
         {_ts(_WORK_STATED.format("snapshot_observed_at", "observed_at"))},
-        ot.id, ot.value_text, oy.id, oy.value_year, onw.id,
+        ot.id, ot.value_text, oy.id, oy.value_year, onw.id, oi.id, oi.value_index,
         COUNT(*) OVER ()"""
 
 
@@ -147,7 +149,7 @@ def _override_joins() -> str:
     return "\n".join(
         f"""LEFT JOIN curation_overrides {alias} ON {alias}.reference_id = r.id AND {alias}.field = '{field}'
                 AND {override_in_force_sql(alias, CUTOFF)}"""
-        for alias, field in (("ot", "title"), ("oy", "year"), ("onw", "not_a_work"))
+        for alias, field in (("ot", "title"), ("oy", "year"), ("onw", "not_a_work"), ("oi", "index"))
     )
 
 
@@ -187,7 +189,7 @@ def outbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
                 WHERE v2.paper_id = %(paper)s AND e2.observed_at <= %(cutoff)s
                 ORDER BY v2.version DESC, {_LIST_RANK}, e2.observed_at DESC, e2.id DESC LIMIT 1)
               AND r.observed_at <= %(cutoff)s
-            ORDER BY r.reference_index, r.id
+            ORDER BY COALESCE(oi.value_index, r.reference_index), r.id
             LIMIT {CAPS["outbound"]}""",
         _params(cutoff, paper=paper_id),
     )
@@ -215,7 +217,7 @@ def inbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
                 SELECT e2.id FROM reference_extractions e2
                 WHERE e2.paper_version_id = e.paper_version_id AND e2.observed_at <= %(cutoff)s
                 ORDER BY {_LIST_RANK}, e2.observed_at DESC, e2.id DESC LIMIT 1)
-            ORDER BY cp.arxiv_id{_text_collation()}, v.version, r.reference_index, r.id
+            ORDER BY cp.arxiv_id{_text_collation()}, v.version, COALESCE(oi.value_index, r.reference_index), r.id
             LIMIT {CAPS["inbound"]}""",
         _params(cutoff, paper=paper_id),
     )

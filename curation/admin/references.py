@@ -42,6 +42,7 @@ from curation.queues import (
 from curation.segmentation import correction_of, join_with_next, split_reference, successors
 from curation.services import (
     OverrideRefused,
+    StaleRevision,
     apply_override,
     can_curate,
     entry_summary,
@@ -56,11 +57,24 @@ def reference_label(reference: PaperReference) -> str:
     return f"arXiv:{reference.extraction.paper_version.paper.arxiv_id} [{reference.reference_index}]"
 
 
+def refusal(what: str, reference: PaperReference, error: OverrideRefused, user) -> str:
+    """"Not saved (arXiv:2509.11076 [5]): why", saying "Not saved" once whatever the service's sentence
+    begins with; a stale revision names the other curator only to staff (StaleRevision.message_for)."""
+    text = error.message_for(user) if isinstance(error, StaleRevision) else " ".join(error.messages)
+    for opening in ("Not saved: ", "Not withdrawn: ", f"{what}: "):
+        text = text.removeprefix(opening)
+    return f"{what} ({reference_label(reference)}): {text}"
+
+
 def arxiv_links(arxiv_id: str, version: int) -> str:
     """The citing version on arXiv: its abstract page and its PDF."""
     return format_html('<a href="https://arxiv.org/abs/{0}v{1}">arXiv:{0}v{1}</a> '
                        '(<a href="https://arxiv.org/pdf/{0}v{1}">PDF</a>)', arxiv_id, version)
 
+
+
+# The fields the override form sets; "not a work" and "checked" are one-click forms with a reason.
+FORM_FIELDS = (OverrideField.TITLE, OverrideField.YEAR, OverrideField.LINK, OverrideField.INDEX)
 
 
 @admin.register(PaperReference)
@@ -168,7 +182,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         same_list = reference_queryset().filter(extraction_id=reference.extraction_id)
         queue = self._came_from(request)
         field = request.GET.get("field")
-        if field not in (OverrideField.TITLE, OverrideField.YEAR, OverrideField.LINK):
+        if field not in FORM_FIELDS:
             field = queue.field if queue else OverrideField.TITLE
         context = {
             "reference": reference,
@@ -192,7 +206,8 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             "can_curate": can_curate(request.user),
             "revision": revision,
             "effective": {"title": title, "year": current.get("year", reference.year),
-                          "not_a_work": current.get("not_a_work", False)},
+                          "not_a_work": current.get("not_a_work", False), "checked": current.get("checked", False),
+                          "index": current.get("index", reference.reference_index)},
             "in_force": {entry.field: entry for entry in Override.objects.in_force().filter(reference=reference)
                          .select_related("curator", "link_paper", "link_work")},
             "history": links,
@@ -203,13 +218,16 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             "reason_form": ReasonForm(initial={"revision": revision}),
             "record_url": f"/paper/{version.paper.arxiv_id}/citation-record#obs-{reference.pk}",
             "queue": queue,
+            # The list the curator came from, with its filters (the queue alone when none were kept).
+            "changelist_filters": request.GET.get("_changelist_filters") or (f"queue={queue.key}" if queue else ""),
             # Links to other references keep the list the curator came from (its queue and paper).
             "keep_filters": (f"?{urlencode({'_changelist_filters': request.GET['_changelist_filters']})}"
                              if request.GET.get("_changelist_filters") else ""),
         }
         if queue:
             waiting = self.get_queryset(request).filter(queue.waiting())
-            context["queue_waiting"] = waiting.count()
+            context["queue_waiting"] = queue_counts()[queue.key]        # cached, as on the list
+            context["still_waiting"] = waiting.filter(pk=reference.pk).exists()
             # The next one after this in the list's order (paper, version, index), else the first.
             here = (version.paper.arxiv_id, version.version, reference.reference_index)
             after = (Q(extraction__paper_version__paper__arxiv_id__gt=here[0])
@@ -240,8 +258,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         if request.method != "POST":
             return HttpResponseRedirect(back)
         data = request.POST
-        form = (OverrideForm if data.get("field") in (OverrideField.TITLE, OverrideField.YEAR, OverrideField.LINK)
-                else ReasonForm)(data)
+        form = (OverrideForm if data.get("field") in FORM_FIELDS else ReasonForm)(data)
         if not form.is_valid():
             messages.error(request, f"Not saved ({reference_label(reference)}): " + "; ".join(
                 f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
@@ -253,7 +270,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
                                    reason=form.cleaned_data["reason"], curator=request.user,
                                    expected_revision=form.cleaned_data["revision"])
         except OverrideRefused as error:
-            messages.error(request, f"Not saved ({reference_label(reference)}): {' '.join(error.messages)}")
+            messages.error(request, refusal("Not saved", reference, error, request.user))
             return HttpResponseRedirect(back)
         messages.success(request, format_html(
             "Saved: {} of {}: {} (audit entry <a href=\"{}\">#{}</a>). The reference is being resolved again.",
@@ -276,7 +293,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             entry = withdraw_override(override_id=override_id, reason=form.cleaned_data["reason"],
                                       curator=request.user, expected_revision=form.cleaned_data["revision"])
         except OverrideRefused as error:
-            messages.error(request, f"Not withdrawn ({reference_label(reference)}): {' '.join(error.messages)}")
+            messages.error(request, refusal("Not withdrawn", reference, error, request.user))
             return HttpResponseRedirect(back)
         messages.success(request, format_html("Withdrawn from {}: #{} (audit entry <a href=\"{}\">#{}</a>); the "
                                               "observed value shows again.", reference_label(reference),
@@ -306,7 +323,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             entry = (split_reference(before=form.cleaned_data["before"], **arguments) if split
                      else join_with_next(**arguments))
         except OverrideRefused as error:
-            messages.error(request, f"{what} ({reference_label(reference)}): {' '.join(error.messages)}")
+            messages.error(request, refusal(what, reference, error, request.user))
             return HttpResponseRedirect(back)
         done = (f"split in two, [{entry.parts[0].reference_index}] and [{entry.parts[1].reference_index}]" if split
                 else f"joined with the next one into [{entry.parts[0].reference_index}]")

@@ -99,7 +99,7 @@ class OverrideViewSet(CachedListMixin, mixins.CreateModelMixin, viewsets.ReadOnl
         data = body.validated_data
         if not PaperReference.objects.filter(pk=data["reference"]).exists():
             raise NotFound("there is no such reference observation")
-        value = True if data["field"] == "not_a_work" else data.get("value", "")
+        value = True if data["field"] in ("not_a_work", "checked") else data.get("value", "")
         try:
             entry = apply_override(reference_id=data["reference"], field=data["field"], value=value,
                                    reason=data["reason"], curator=request.user, expected_revision=data["revision"])
