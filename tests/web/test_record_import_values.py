@@ -9,7 +9,6 @@ from django.core.management.base import CommandError
 from citations.records.canonical import canonical_bytes, context_digest, observation_digest
 from tests.conftest import SEED_000, SEED_004
 
-
 # The command's own job, and the counters its job rows bump, are a record of the run, not of the import.
 RUN_RECORDS = {"citations.Job", "citations.JobChunk", "citations.RecordGeneration"}
 
