@@ -26,7 +26,7 @@ from citations.parsing.text import title_blocking_keys
 from citations.records.presentation import STATE_LABELS
 from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
-from curation.admin.filters import CuratedFilter, PaperFilter, QueueFilter, StateFilter
+from curation.admin.filters import CuratedFilter, PaperFilter, QueueFilter, SourceFilter, StateFilter
 from curation.forms import BulkReasonForm, OverrideForm, ReasonForm, SplitForm
 from curation.queues import (
     PAPER_QUEUES,
@@ -82,17 +82,16 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
     """The curation queues (filters, with counts) and, per reference, the page curators work from."""
 
     list_display = ("index_shown", "citing", "title_shown", "raw_shown", "year_shown", "state_label", "curated_mark")
-    list_display_links = ("index_shown", "title_shown")
-    list_filter = (QueueFilter, PaperFilter, StateFilter, CuratedFilter, "extraction__source")
+    list_display_links = ("index_shown",)
+    list_filter = (QueueFilter, PaperFilter, StateFilter, CuratedFilter, SourceFilter)
     search_fields = ("raw_text", "title", "=extraction__paper_version__paper__arxiv_id")
     search_help_text = "Search the reference text and title, or give an arXiv id for its references."
     # Counts beside each choice cost a count over every reference per filter on every page: the
     # queue filter shows its cached counts in its labels, and the others on request only.
     show_facets = admin.ShowFacets.ALLOW
     show_full_result_count = False
-    paginator = CachedCountPaginator
     ordering = QUEUE_ORDER
-    list_per_page = 50
+    list_per_page = 25
     actions = ("mark_not_a_work", "re_resolve")
     change_form_template = "admin/citations/paperreference/curate.html"
     change_list_template = "admin/citations/paperreference/change_list.html"
@@ -102,6 +101,12 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request):
         return reference_queryset()
+
+    def get_paginator(self, request, queryset, per_page, orphans=0, allow_empty_first_page=True):
+        # The list's count, cached while nothing changes, under what chooses the rows: the filters and
+        # the search of the address (not the page or the order, which leave the count as it is).
+        chosen = sorted((key, value) for key, value in request.GET.lists() if key not in ("p", "o", "_facets"))
+        return CachedCountPaginator(queryset, per_page, orphans, allow_empty_first_page, key=repr(chosen))
 
     def get_object(self, request, object_id, from_field=None):
         # Django's own answer to a malformed or unknown id is a redirect to the admin index;
