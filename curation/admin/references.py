@@ -92,7 +92,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
     show_full_result_count = False
     ordering = QUEUE_ORDER
     list_per_page = 25
-    actions = ("mark_not_a_work", "re_resolve")
+    actions = ("mark_checked", "mark_not_a_work", "re_resolve")
     change_form_template = "admin/citations/paperreference/curate.html"
     change_list_template = "admin/citations/paperreference/change_list.html"
     fields = ("id", "citing", "reference_index", "raw_text", "title", "year", "authors", "venue", "arxiv_id", "doi",
@@ -390,6 +390,15 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Mark selected as not a scholarly work")
     def mark_not_a_work(self, request, queryset):
+        return self._bulk_mark(request, queryset, OverrideField.NOT_A_WORK, "not a scholarly work")
+
+    @admin.action(description="Mark selected as checked, read correctly")
+    def mark_checked(self, request, queryset):
+        return self._bulk_mark(request, queryset, OverrideField.CHECKED, "checked, read correctly")
+
+    def _bulk_mark(self, request, queryset, field: str, what: str):
+        """A one-click decision for each selected reference, each with its own audit entry, after the
+        curator gave the reason on a page of its own."""
         if not can_curate(request.user):
             messages.error(request, "Only curators can mark references.")
             return None
@@ -399,7 +408,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
                 done, refused = [], []
                 for reference in queryset:
                     try:
-                        apply_override(reference_id=reference.pk, field=OverrideField.NOT_A_WORK, value=True,
+                        apply_override(reference_id=reference.pk, field=field, value=True,
                                        reason=form.cleaned_data["reason"], curator=request.user,
                                        expected_revision=revision_of(reference.pk))
                         done.append(reference_label(reference))
@@ -407,7 +416,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
                         refused.append(f"{reference_label(reference)}: {' '.join(error.messages)}")
                 if done:
                     more = f" and {len(done) - 10} more" if len(done) > 10 else ""
-                    messages.success(request, f"Marked {len(done)} reference(s) as not a scholarly work, each with "
+                    messages.success(request, f"Marked {len(done)} reference(s) as {what}, each with "
                                               f"its own audit entry: {', '.join(done[:10])}{more}.")
                 for line in refused:
                     messages.warning(request, f"Not marked: {line}")
@@ -415,8 +424,8 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         else:
             form = BulkReasonForm()
         return TemplateResponse(request, "admin/citations/paperreference/bulk_reason.html", {
-            **self.admin_site.each_context(request), "title": "Mark as not a scholarly work",
-            "queryset": queryset, "form": form, "action": "mark_not_a_work", "opts": self.model._meta,
+            **self.admin_site.each_context(request), "title": f"Mark as {what}",
+            "queryset": queryset, "form": form, "action": request.POST.get("action"), "opts": self.model._meta,
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
             # The list the curator chose from, as it was (its filters are in the address).
             "cancel_url": request.get_full_path(),

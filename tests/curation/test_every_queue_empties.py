@@ -90,3 +90,16 @@ def test_a_corrected_reference_number_shows_in_the_record(seeds, curator):
     record = build_record(arxiv_id="2509.11076").record
     indexes = [o["citation"]["reference_index"] for o in record["outbound"]]
     assert indexes == sorted(indexes) and 1781 in indexes and 54 not in indexes      # in its place
+
+
+def test_a_curator_checks_a_page_of_the_queue_at_once(client, curator, untitled):
+    client.force_login(curator)
+    changelist = "/admin/citations/paperreference/"
+    confirm = client.post(f"{changelist}?queue=no_title", {"action": "mark_checked",
+                                                           "_selected_action": [str(untitled.pk)]})
+    assert "Mark as checked, read correctly" in confirm.content.decode()
+    done = client.post(f"{changelist}?queue=no_title", {"action": "mark_checked", "_selected_action": [str(untitled.pk)],
+                                                        "apply": "1", "reason": "Author-year references: no title"},
+                       follow=True)
+    assert "Marked 1 reference(s) as checked, read correctly" in done.content.decode()
+    assert queue_counts()["no_title"] == 0
