@@ -98,8 +98,8 @@ def test_a_curator_checks_a_page_of_the_queue_at_once(client, curator, untitled)
     confirm = client.post(f"{changelist}?queue=no_title", {"action": "mark_checked",
                                                            "_selected_action": [str(untitled.pk)]})
     assert "Mark as checked, read correctly" in confirm.content.decode()
-    done = client.post(f"{changelist}?queue=no_title", {"action": "mark_checked", "_selected_action": [str(untitled.pk)],
-                                                        "apply": "1", "reason": "Author-year references: no title"},
+    chosen = {"action": "mark_checked", "_selected_action": [str(untitled.pk)]}
+    done = client.post(f"{changelist}?queue=no_title", {**chosen, "apply": "1", "reason": "Author-year references"},
                        follow=True)
     assert "Marked 1 reference(s) as checked, read correctly" in done.content.decode()
     assert queue_counts()["no_title"] == 0
