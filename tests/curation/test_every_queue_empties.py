@@ -81,7 +81,7 @@ def test_a_link_to_an_arxiv_id_not_held_creates_the_work(untitled, curator):
     assert (entry.link_paper, entry.link_work.arxiv_id, entry.link_work.doi) == (None, "2412.01234", None)
 
 
-def test_a_corrected_reference_number_shows_in_the_record(seeds, curator):
+def test_a_corrected_reference_number_shows_in_the_record_and_the_api(seeds, curator, client):
     reference = seed_reference("2509.11076", 54)
     entry = override(reference, curator, "index", "[1781]", reason="The PDF prints [1781]; the index was lost")
     assert (entry.value_index, entry.previous_text, entry.shown_value) == (1781, "54", "[1781]")
@@ -90,6 +90,10 @@ def test_a_corrected_reference_number_shows_in_the_record(seeds, curator):
     record = build_record(arxiv_id="2509.11076").record
     indexes = [o["citation"]["reference_index"] for o in record["outbound"]]
     assert indexes == sorted(indexes) and 1781 in indexes and 54 not in indexes      # in its place
+    listed = client.get("/api/v1/observations/?citing_paper=2509.11076&ordering=reference_index&page_size=100").json()["results"]
+    shown = next(o for o in listed if o["observation_id"] == str(reference.pk))
+    assert (shown["reference_index"], shown["curated"]) == (1781, {"index": entry.pk})
+    assert client.get(f"/api/v1/observations/{reference.pk}/").json()["reference_index"] == 1781
 
 
 def test_a_curator_checks_a_page_of_the_queue_at_once(client, curator, untitled):

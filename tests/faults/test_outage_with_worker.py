@@ -59,7 +59,7 @@ def test_writes_accepted_with_broker_and_cache_down_are_processed_exactly_once_w
     assert seen == {"ingest": 201, "resolve": [202, "queued"], "override": [201, False], "record": 200,
                     "observations": 200, "health": ["degraded", "down", "down"]}
     pending = list(Job.objects.filter(state=JobState.QUEUED).values_list("kind", flat=True))
-    assert sorted(pending) == ["curation.re_resolve_references", "resolve"]
+    assert sorted(pending) == ["re_resolve_references", "resolve"]
 
     with running_worker(broker) as worker:
         # The broker is back; the sweep (Celery beat's every minute) sends what it refused.
