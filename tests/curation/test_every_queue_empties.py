@@ -90,7 +90,8 @@ def test_a_corrected_reference_number_shows_in_the_record_and_the_api(seeds, cur
     record = build_record(arxiv_id="2509.11076").record
     indexes = [o["citation"]["reference_index"] for o in record["outbound"]]
     assert indexes == sorted(indexes) and 1781 in indexes and 54 not in indexes      # in its place
-    listed = client.get("/api/v1/observations/?citing_paper=2509.11076&ordering=reference_index&page_size=100").json()["results"]
+    page = "/api/v1/observations/?citing_paper=2509.11076&ordering=reference_index&page_size=100"
+    listed = client.get(page).json()["results"]
     shown = next(o for o in listed if o["observation_id"] == str(reference.pk))
     assert (shown["reference_index"], shown["curated"]) == (1781, {"index": entry.pk})
     assert client.get(f"/api/v1/observations/{reference.pk}/").json()["reference_index"] == 1781
