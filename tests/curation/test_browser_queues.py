@@ -22,9 +22,7 @@ def untitled(transactional_db):
     user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
     user.groups.add(curators_group())
     User.objects.create_user("grace", password="pw-grace-123456", is_staff=True).groups.add(curators_group())
-    references = make_references(make_paper("2501.00007"), 3)
-    PaperReference.objects.filter(pk__in=[r.pk for r in references]).update(title=None)
-    return references
+    return make_references(make_paper("2501.00007"), 3, titled=False)
 
 
 def fits(page, width: int) -> None:

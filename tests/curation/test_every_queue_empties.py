@@ -29,9 +29,8 @@ def outbound(arxiv_id: str, reference: PaperReference) -> dict:
 @pytest.fixture
 def untitled(db):
     """A reference with no title parsed, unresolved."""
-    [reference] = make_references(make_paper("2501.00007"), 1)
-    PaperReference.objects.filter(pk=reference.pk).update(title=None, year=1781)
-    return PaperReference.objects.get(pk=reference.pk)
+    [reference] = make_references(make_paper("2501.00007"), 1, titled=False, year=1781)
+    return reference
 
 
 def test_checked_correct_takes_a_reference_out_of_every_queue_it_waits_in(untitled, curator):
