@@ -277,10 +277,12 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         except OverrideRefused as error:
             messages.error(request, refusal("Not saved", reference, error, request.user))
             return HttpResponseRedirect(back)
+        done = (f"{reference_label(reference)} marked {entry.get_field_display()}"
+                if field in (OverrideField.CHECKED, OverrideField.NOT_A_WORK)
+                else f"{entry.get_field_display()} of {reference_label(reference)}: {entry_summary(entry)}")
         messages.success(request, format_html(
-            "Saved: {} of {}: {} (audit entry <a href=\"{}\">#{}</a>). The reference is being resolved again.",
-            entry.get_field_display(), reference_label(reference), entry_summary(entry), entry.get_absolute_url(),
-            entry.pk))
+            "Saved: {} (audit entry <a href=\"{}\">#{}</a>). The reference is being resolved again.",
+            done, entry.get_absolute_url(), entry.pk))
         return HttpResponseRedirect(back)
 
     def withdraw_view(self, request, object_id, override_id):

@@ -50,7 +50,7 @@ def test_a_curator_empties_the_no_title_queue_and_stays_in_it(browser, untitled,
     # 1. Checked, read correctly: it leaves the queue, and the page says so with the next one.
     page.fill("#checked-reason", "The PDF prints no title: a bare author-year reference")
     page.click("#checked-form input[type=submit]")
-    expect(page.locator(".messagelist")).to_contain_text("Saved: checked, read correctly of arXiv:2501.00007 [1]")
+    expect(page.locator(".messagelist")).to_contain_text("Saved: arXiv:2501.00007 [1] marked checked, read correctly (audit entry #")
     expect(page.locator("#queue-progress")).to_contain_text("Decided: it has left the queue")
     expect(page.locator("#queue-progress")).to_contain_text("2 waiting")
     assert "_changelist_filters=queue%3Dno_title" in page.url
