@@ -13,7 +13,7 @@ from tests.factories import make_paper, make_references
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-from tests.conftest import save_screenshot  # noqa: E402
+from tests.conftest import save_screenshot
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -104,7 +105,7 @@ def test_imports_from_the_command_line_are_jobs(db, tmp_path, capsys):
 def test_a_failed_import_is_a_failed_job_with_its_reason(db, tmp_path):
     missing_line = tmp_path / "works.jsonl.gz"
     missing_line.write_bytes(b"\x1f\x8b not gzip")
-    with pytest.raises(Exception):
+    with pytest.raises(CommandError, match="not valid gzip"):
         call_command("import_works", "crossref", str(missing_line))
     job = Job.objects.get(kind="import_works")
     assert job.state == JobState.FAILED and "not valid gzip" in job.error
