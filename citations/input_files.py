@@ -60,6 +60,11 @@ class IngestReport:
     values_rejected: Counter = field(default_factory=Counter)
     value_examples: dict[str, int] = field(default_factory=dict)
 
+    def job_counts(self) -> dict:
+        """What the import did, as its job's counts (manage.py jobs, the admin, /api/v1/jobs/)."""
+        return {"lines": self.lines, **dict(self.created), "unchanged": self.unchanged,
+                "rejected": sum(self.rejected.values())}
+
     def reject(self, line_number: int, reason: str) -> None:
         if reason not in self.rejected and len(self.rejected) >= MAX_REASONS:
             reason = OTHER_REASONS      # reasons that name values must not grow without bound

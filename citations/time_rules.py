@@ -21,7 +21,8 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 EARLIEST_YEAR = 1600
-VALUE_FIELDS = ("title", "year", "not_a_work", "link")      # the override fields that hold a value in force
+# The override fields that hold a value in force (a split or a join is an event, not a value).
+VALUE_FIELDS = ("title", "year", "not_a_work", "link", "checked", "index")
 
 
 def latest_plausible_year() -> int:

@@ -7,10 +7,12 @@ from curation.services import MAX_REASON
 
 class OverrideForm(forms.Form):
     field = forms.ChoiceField(choices=[(OverrideField.TITLE, "Title"), (OverrideField.YEAR, "Year"),
-                                       (OverrideField.LINK, "Link to a work (DOI or arXiv id)")])
+                                       (OverrideField.LINK, "Link to a work (DOI or arXiv id)"),
+                                       (OverrideField.INDEX, "Reference number")])
     value = forms.CharField(max_length=1000, required=True, widget=forms.TextInput(attrs={"size": 70}),
-                            help_text="For a link: a DOI (10.1145/…, doi.org address) or an arXiv id, of a work in "
-                                      "the works store or a paper held here.")
+                            help_text="For a link: a DOI (10.1145/…, doi.org address) or an arXiv id. A work the "
+                                      "store does not hold yet is created from it, and filled when its metadata "
+                                      "arrives.")
     reason = forms.CharField(max_length=MAX_REASON, widget=forms.Textarea(attrs={"rows": 2, "cols": 70}),
                              help_text="Required. Shown publicly with the change.")
     revision = forms.IntegerField(widget=forms.HiddenInput)

@@ -1,10 +1,15 @@
 """The curation queues: references waiting for one kind of decision, and how each leaves its queue."""
+import hashlib
 from dataclasses import dataclass
 
+from django.core.cache import cache
+from django.core.paginator import Paginator
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, Subquery, When
 from django.db.models.functions import Cast, Coalesce, Substr
+from django.utils.functional import cached_property
 
 from citations.models import Override, OverrideField, PaperReference
+from citations.models.generations import lists_generation
 from citations.models.resolution import LINKING_STATES, with_current_resolution
 from citations.records.presentation import STATE_LABELS
 
@@ -15,8 +20,8 @@ class Queue:
 
     `members` is what puts a reference in the queue: its current state (the materialised current
     resolution) or what the parser read. A member leaves it once decided: marked not a scholarly work,
-    resolved to a verified state, or given an override in force for a field in `decided_by` (None:
-    any override in force, the `curated` flag of the current resolution). The observation itself
+    resolved to a verified state, checked as read correctly, or given an override in force for a field
+    in `decided_by` (None: any override in force, the `curated` flag of the current resolution). The observation itself
     never changes, so a queue that asked only the parsed values would never empty."""
 
     key: str
@@ -36,13 +41,13 @@ class Queue:
         if self.decided_by is None:
             return waiting & Q(current__curated=False)
         deciding = Override.objects.in_force().filter(
-            reference_id=OuterRef("pk"), field__in=(*self.decided_by, OverrideField.NOT_A_WORK))
+            reference_id=OuterRef("pk"), field__in=(*self.decided_by, OverrideField.NOT_A_WORK, OverrideField.CHECKED))
         return waiting & ~Exists(deciding)
 
 
-_ANY_OVERRIDE = "any override in force, or a verified link"
-_TITLE_DECIDES = "a title override, not a work, or a verified link"
-_YEAR_DECIDES = "a year override, not a work, or a verified link"
+_ANY_OVERRIDE = "any override in force (“checked, read correctly” too), or a verified link"
+_TITLE_DECIDES = "a title override, “checked, read correctly”, not a work, or a verified link"
+_YEAR_DECIDES = "a year override, “checked, read correctly”, not a work, or a verified link"
 QUEUES = (
     Queue("parse_uncertain", STATE_LABELS["parse_uncertain"], "state", Q(current__state="parse_uncertain"), None,
           OverrideField.TITLE, _ANY_OVERRIDE),
@@ -65,6 +70,8 @@ QUEUES = (
     Queue("no_title", "No title parsed", "pattern", Q(title__isnull=True) | Q(title=""), (OverrideField.TITLE,),
           OverrideField.TITLE, _TITLE_DECIDES),
 )
+# A count is recomputed on the generation's next bump anyway; this only lets idle entries go.
+CACHE_SECONDS = 3600
 QUEUES_BY_KEY = {queue.key: queue for queue in QUEUES}
 # The queues the per-paper table of the queues page counts: the parser's and the identifiers' doubts
 # (unresolved alone mostly means the cited work is not in the store).
@@ -94,6 +101,36 @@ def reference_queryset():
 
 
 def queue_counts() -> dict[str, int]:
-    """How many references wait in each queue: one statement for all of them."""
-    return reference_queryset().aggregate(**{queue.key: Count("pk", filter=queue.waiting()) for queue in QUEUES})
+    """How many references wait in each queue: one statement for all of them, read again only after
+    a write that changes what the lists show (see cached_while_unchanged)."""
+    return cached_while_unchanged("queue-counts", lambda: reference_queryset().aggregate(
+        **{queue.key: Count("pk", filter=queue.waiting()) for queue in QUEUES}))
+
+
+class CachedCountPaginator(Paginator):
+    """The admin's paginator with the list's count cached as the queue counts are: a queue's list
+    counts its members once per change of the lists, not on every page turn. `key` names the rows
+    counted (the list's filters and search)."""
+
+    def __init__(self, *args, key: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.key = key
+
+    @cached_property
+    def count(self) -> int:
+        digest = hashlib.sha256(self.key.encode()).hexdigest()[:32]
+        return cached_while_unchanged(f"count:{digest}", self.object_list.count)
+
+
+def cached_while_unchanged(name: str, compute):
+    """compute(), filed under the lists' generation read before it: every write that moves a reference
+    in or out of a queue (a resolution, an override, an ingest, a correction of the list) bumps that
+    generation in its own transaction (citations/models/generations.py), so the next read recounts.
+    A hit costs the one read of the generation instead of a count over every reference."""
+    key = f"curation:{name}:{lists_generation()}"
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        cache.set(key, found, CACHE_SECONDS)
+    return found
 

@@ -19,6 +19,7 @@ from citations.models import (
     SEGMENTATION_FIELDS,
     VALUE_FIELDS,
     CitedWork,
+    CurrentResolution,
     IdentifierKind,
     Override,
     OverrideAction,
@@ -29,7 +30,6 @@ from citations.models import (
     PaperVersion,
     ReferenceExtraction,
     ResolutionState,
-    WorkIdentifier,
 )
 from citations.models.generations import records_of_papers_changed
 from citations.models.overrides import active_overrides
@@ -41,9 +41,11 @@ from citations.resolution.service import canonical_works
 from citations.sources.successor_lists import newer_list
 from citations.time_rules import EARLIEST_YEAR, is_plausible_year, latest_plausible_year
 from citations.validation import OutOfRange, clean_text, has_visible_character, visible_text
+from citations.works.named import work_from_identifier, work_named
 
 CURATION_SOURCE = "curation"
 MAX_TITLE = 1000
+MAX_INDEX = 100_000
 MAX_REASON = 2000       # the one cap: the API, the admin forms and the CLI all reach clean_reason()
 
 
@@ -74,6 +76,16 @@ class StaleRevision(OverrideRefused):
 class LinkTarget:
     paper: Paper | None
     work: CitedWork | None
+    # A DOI or arXiv id the store holds no work for yet, as (kind, value): the work is written from
+    # it with the override (citations/works/named.py) and filled when a source's metadata arrives.
+    identifier: tuple[str, str] | None = None
+
+    @property
+    def label(self) -> str:
+        if self.identifier is not None:
+            kind, value = self.identifier
+            return f"DOI {value}" if kind == IdentifierKind.DOI else f"arXiv:{value}"
+        return link_label(paper=self.paper, work=self.work)
 
 
 def revision_of(reference_id) -> int:
@@ -111,6 +123,16 @@ def clean_year(value) -> int:
     return year
 
 
+def clean_index(value) -> int:
+    try:
+        index = int(str(value).strip().strip("[]"))
+    except (TypeError, ValueError):
+        raise OverrideRefused(f"“{str(value)[:40]}” is not a reference number.", field="value") from None
+    if not 1 <= index <= MAX_INDEX:
+        raise OverrideRefused(f"A reference number is between 1 and {MAX_INDEX:,}.", field="value")
+    return index
+
+
 def clean_reason(value) -> str:
     reason = " ".join(str(value or "").split())
     if len(reason) < 3 or not has_visible_character(reason):
@@ -125,9 +147,9 @@ def clean_reason(value) -> str:
 
 
 def link_target(value: str) -> LinkTarget:
-    """What a curator names to link a reference to: a DOI or an arXiv id (of a held paper or of a work
-    in the works store), or a work id. Refused, with the reason, when the store does not know it:
-    a link to a work nobody observed would be a record of nothing."""
+    """What a curator names to link a reference to: a DOI or an arXiv id (of a held paper, of a work in
+    the works store, or of a work the store does not hold yet, written from the identifier with the
+    override), or a work id. Refused, with the reason, when it is none of these."""
     text = " ".join(str(value or "").split())
     if not text:
         raise OverrideRefused("Name what it cites: a DOI, an arXiv id or a work id.", field="value")
@@ -139,22 +161,21 @@ def link_target(value: str) -> LinkTarget:
             paper = Paper.objects.filter(arxiv_id=arxiv_id).first()
             if paper is not None:
                 return LinkTarget(paper=paper, work=None)
-            work = _work_named(IdentifierKind.ARXIV, arxiv_id)
+            work = work_named(IdentifierKind.ARXIV, arxiv_id)
             if work is None:
-                raise OverrideRefused(f"arXiv:{arxiv_id} is not held here, and the works store has no work with "
-                                      "that arXiv id.", field="value")
+                return LinkTarget(paper=None, work=None, identifier=(IdentifierKind.ARXIV, arxiv_id))
             return LinkTarget(paper=work.paper, work=work)
     if doi is not None:
-        work = _work_named(IdentifierKind.DOI, doi)
+        work = work_named(IdentifierKind.DOI, doi)
         if work is not None:
             return LinkTarget(paper=work.paper, work=work)
         # A held paper's journal DOI, as its arXiv metadata gives it.
         paper = Paper.objects.filter(snapshots__doi__iexact=doi).first()
         if paper is not None:
             return LinkTarget(paper=paper, work=None)
-        raise OverrideRefused(f"DOI {doi[:100]} is not in the works store: import the work first "
-                              "(manage.py import_works crossref|openalex|dblp FILE), or link by arXiv id.",
-                              field="value")
+        if len(doi) > 255:
+            raise OverrideRefused("A DOI is at most 255 characters.", field="value")
+        return LinkTarget(paper=None, work=None, identifier=(IdentifierKind.DOI, doi))
     try:
         work = CitedWork.objects.select_related("paper").filter(pk=text).first()
     except ValidationError:
@@ -187,25 +208,14 @@ def _why_not_arxiv(text: str) -> str:
     return ""
 
 
-def _work_named(kind: str, value: str) -> CitedWork | None:
-    """The work of the works store this identifier names: by the work's own column, or by an
-    identifier the store joined to it (a preprint's published DOI), as the resolver finds it."""
-    column = "doi" if kind == IdentifierKind.DOI else "arxiv_id"
-    work = CitedWork.objects.select_related("paper").filter(**{column: value}).first()
-    if work is None:
-        named = WorkIdentifier.objects.select_related("work__paper").filter(kind=kind, value=value).first()
-        work = named.work if named else None
-    return work
-
-
 def entry_summary(entry: Override) -> str:
     """What an entry did, in words and without ids: "title → NVIDIA Megatron-LM", "link → DOI 10.1/x"."""
     if entry.action == OverrideAction.WITHDRAW:
         return f"withdrawal of #{entry.withdraws_id} ({entry.get_field_display()})"
     if entry.field == OverrideField.LINK:
         return f"link → {link_label(paper=entry.link_paper, work=entry.link_work)}"
-    if entry.field == OverrideField.NOT_A_WORK:
-        return "not a scholarly work"
+    if entry.field in (OverrideField.NOT_A_WORK, OverrideField.CHECKED):
+        return entry.shown_value
     return f"{entry.get_field_display()} → {entry.shown_value}"
 
 
@@ -234,7 +244,7 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
         raise OverrideRefused("A split or a join is a correction of the list, not a value: use the reference's "
                               "“split here” or “join with next” (curation/segmentation.py).", field="field")
     if field not in VALUE_FIELDS:
-        raise OverrideRefused(f"“{str(field)[:40]}” cannot be overridden (title, year, not_a_work or link).",
+        raise OverrideRefused(f"“{str(field)[:40]}” cannot be overridden ({', '.join(VALUE_FIELDS)}).",
                               field="field")
     reason = clean_reason(reason)
     entry = Override(field=field, action=OverrideAction.SET, reason=reason, curator=curator,
@@ -243,6 +253,8 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
         entry.value_text = clean_title(value)
     elif field == OverrideField.YEAR:
         entry.value_year = clean_year(value)
+    elif field == OverrideField.INDEX:
+        entry.value_index = clean_index(value)
     elif field == OverrideField.LINK:
         target = value if isinstance(value, LinkTarget) else link_target(value)
         entry.link_paper, entry.link_work = target.paper, target.work
@@ -259,16 +271,42 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
                                   "mark it not a scholarly work.", field="value")
         entry.reference = reference
         current = active_overrides(reference_ids=[reference.pk]).get(reference.pk, {})
-        if field == OverrideField.NOT_A_WORK and current.get("not_a_work"):
-            # A second entry would change nothing and only add noise to the audit trail.
-            raise OverrideRefused("This reference is already marked not a scholarly work.", field="field")
         entry.previous_text, entry.previous_year = _previous(reference, field, current)
+        # An entry that changes nothing would only add noise to the audit trail.
+        refuse_no_change(entry, reference, current)
+        if field == OverrideField.LINK and target.identifier is not None:
+            entry.link_work = work_from_identifier(kind=target.identifier[0], value=target.identifier[1],
+                                                   observed_at=entry.created_at)
         entry.save()
         if field == OverrideField.LINK:
             _write_curated_link(reference, entry)
         _records_changed(reference, entry)
         entry.follow_up_job = _re_resolve_after_commit(reference.pk)
     return entry
+
+
+def refuse_no_change(entry: Override, reference: PaperReference, current: dict) -> None:
+    """Refuse an entry that would set what the reference already shows (a year of 1781 to 1781)."""
+    field = entry.field
+    if field == OverrideField.NOT_A_WORK and current.get("not_a_work"):
+        raise OverrideRefused("This reference is already marked not a scholarly work.", field="field")
+    if field == OverrideField.CHECKED and current.get("checked"):
+        raise OverrideRefused("This reference is already checked as read correctly.", field="field")
+    if field == OverrideField.TITLE and entry.value_text == current.get("title", reference.title):
+        raise OverrideRefused(f"Not saved: the title is already “{entry.value_text[:100]}”; an override must "
+                              "change it.", field="value")
+    if field == OverrideField.YEAR and entry.value_year == current.get("year", reference.year):
+        raise OverrideRefused(f"Not saved: the year is already {entry.value_year}; an override must change it.",
+                              field="value")
+    if field == OverrideField.INDEX and entry.value_index == current.get("index", reference.reference_index):
+        raise OverrideRefused(f"Not saved: the reference number is already {entry.value_index}; an override must "
+                              "change it.", field="value")
+    if field == OverrideField.LINK and (entry.link_paper_id or entry.link_work_id):
+        held = CurrentResolution.objects.filter(reference_id=reference.pk).values_list(
+            "cited_paper_id", "cited_work_id").first()
+        if held and (held[0] == entry.link_paper_id if entry.link_paper_id else held[1] == entry.link_work_id):
+            raise OverrideRefused(f"Not saved: the reference is already linked to "
+                                  f"{link_label(paper=entry.link_paper, work=entry.link_work)}.", field="value")
 
 
 def withdraw_override(*, override_id: int, reason: str, curator, expected_revision: int) -> Override:
@@ -291,7 +329,8 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
                                   field="override")
         entry = Override.objects.create(
             reference=reference, field=target.field, action=OverrideAction.WITHDRAW, withdraws=target,
-            previous_text=target.value_text if target.field != OverrideField.YEAR else None,
+            previous_text=(str(target.value_index) if target.field == OverrideField.INDEX
+                           else target.value_text if target.field != OverrideField.YEAR else None),
             previous_year=target.value_year, reason=reason, curator=curator, created_at=timezone.now())
         _records_changed(reference, target)
         entry.follow_up_job = _re_resolve_after_commit(reference.pk)
@@ -339,6 +378,8 @@ def _previous(reference: PaperReference, field: str, current: dict) -> tuple[str
         return current.get("title", reference.title), None
     if field == OverrideField.YEAR:
         return None, current.get("year", reference.year)
+    if field == OverrideField.INDEX:
+        return str(current.get("index", reference.reference_index)), None
     if field == OverrideField.LINK:
         newest = reference.links.order_by("-observed_at", "-id").select_related("cited_paper").first()
         if newest and newest.cited_paper_id:

@@ -10,5 +10,5 @@ urlpatterns = [
     path("", include("citations.urls")),
 ]
 
-handler404 = "citations.pages.views.not_found"
+handler404 = "citations.api.errors.not_found"
 handler500 = "citations.pages.views.server_error"

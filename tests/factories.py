@@ -40,14 +40,17 @@ def make_paper(arxiv_id: str, *, title: str | None = None, observed_at: datetime
 
 def make_references(paper: Paper, count: int, *, version: int = 1, observed_at: datetime = T0,
                     cites: Paper | None = None, state: str = ResolutionState.UNRESOLVED,
-                    resolver_source: str | None = None, start_index: int = 1) -> list[PaperReference]:
-    """A reference list of `count` references of one version, each with one link."""
+                    resolver_source: str | None = None, start_index: int = 1, titled: bool = True,
+                    year: int | None = 2024) -> list[PaperReference]:
+    """A reference list of `count` references of one version, each with one link (`titled=False`: with
+    no title parsed)."""
     paper_version, _ = PaperVersion.objects.get_or_create(paper=paper, version=version)
     extraction = ReferenceExtraction.objects.create(paper_version=paper_version, source="pdf_text",
                                                     origin=ExtractionOrigin.INGEST, observed_at=observed_at)
     references = PaperReference.objects.bulk_create([
         PaperReference(id=uuid.uuid4(), extraction=extraction, reference_index=start_index + i,
-                       raw_text=f"A. Author. Work number {i}. 2024.", title=f"Work number {i}", year=2024,
+                       raw_text=f"A. Author. Work number {i}. 2024.", title=f"Work number {i}" if titled else None,
+                       year=year,
                        parser="test", observed_at=observed_at + timedelta(microseconds=i))
         for i in range(count)
     ])

@@ -1,11 +1,26 @@
 """Admin for observations (read-only for everyone): papers, links, works, jobs and source syncs.
 
-Observations are never changed through admin: every model here refuses add, change and delete.
+Observations are never changed through admin: every model here refuses add, change and delete (a
+job's one action, requeue, sends its work again through citations/jobs/dispatch.py).
 References are curated from their own admin, in the curation app (curation/admin/references.py)."""
-from django.contrib import admin
+from datetime import timedelta
+
+from django.contrib import admin, messages
+from django.utils import timezone
+from django.utils.text import Truncator
 
 from citations.admin.readonly import ReadOnlyAdmin, ReadOnlyInline
-from citations.models import CitedWork, Job, Paper, PaperReferenceLink, PaperSnapshot, StandingSourceSync, WorkRevision
+from citations.jobs.dispatch import requeue_job
+from citations.models import (
+    CitedWork,
+    Job,
+    JobState,
+    Paper,
+    PaperReferenceLink,
+    PaperSnapshot,
+    StandingSourceSync,
+    WorkRevision,
+)
 
 
 class SnapshotInline(ReadOnlyInline):
@@ -45,14 +60,59 @@ class CitedWorkAdmin(ReadOnlyAdmin):
 
 @admin.register(Job)
 class JobAdmin(ReadOnlyAdmin):
-    list_display = ("id", "kind", "state", "progress_shown", "created_at", "finished_at")
-    list_filter = ("kind", "state")
+    """Jobs as operators follow them: how each ended, how long it took, why it failed, and a requeue
+    (the same as 'manage.py jobs --requeue ID') for the failed and the stuck."""
+
+    list_display = ("id", "kind", "state", "progress_shown", "created_at", "duration", "error_shown")
+    list_filter = ("state", "kind")
+    search_fields = ("error",)
+    actions = ("requeue",)
     readonly_fields = ("kind", "arguments", "state", "total_chunks", "done_chunks", "counts", "created_at",
-                       "started_at", "finished_at", "error")
+                       "started_at", "finished_at", "duration", "error", "task_name", "dispatched_at", "dispatches")
 
     @admin.display(description="progress")
     def progress_shown(self, obj):
         return f"{obj.done_chunks}/{obj.total_chunks} ({obj.progress:.0%})"
+
+    @admin.display(description="duration")
+    def duration(self, obj):
+        """Started to finished; for a running job, so far; for a queued one, how long it has waited."""
+        if obj.started_at is None:
+            return f"queued {_span(timezone.now() - obj.created_at)}" if obj.state == JobState.QUEUED else "—"
+        if obj.finished_at is None:
+            return f"running {_span(timezone.now() - obj.started_at)}"
+        return _span(obj.finished_at - obj.started_at)
+
+    @admin.display(description="error")
+    def error_shown(self, obj):
+        return Truncator(obj.error).chars(160) if obj.error else "—"
+
+    def has_requeue_permission(self, request):
+        return request.user.has_perm("citations.add_job")
+
+    @admin.action(description="Requeue the selected jobs (failed or stuck)", permissions=["requeue"])
+    def requeue(self, request, queryset):
+        for job in queryset.order_by("id"):
+            try:
+                requeue_job(job_id=job.pk)
+            except ValueError as error:
+                messages.warning(request, f"Not requeued: {error}.")
+            else:
+                messages.success(request, f"Job #{job.pk} ({job.kind}) queued again and sent to the workers.")
+
+
+def _span(delta: timedelta) -> str:
+    """A duration as operators read it: 0.4 s, 12 s, 3 min 5 s, 2 h 10 min."""
+    seconds = max(delta.total_seconds(), 0)
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes, seconds = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
 
 
 @admin.register(StandingSourceSync)

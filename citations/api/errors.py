@@ -2,7 +2,8 @@
 from rest_framework import exceptions, status
 from rest_framework.views import exception_handler
 
-from citations.json_errors import error_body
+from citations.json_errors import api_error_response, error_body
+from citations.pages import views as pages
 
 
 def json_errors(exc, context):
@@ -18,6 +19,15 @@ def json_errors(exc, context):
         detail = response.data.get("detail", str(exc)) if isinstance(response.data, dict) else str(exc)
         response.data = error_body(response.status_code, getattr(detail, "code", code), str(detail))
     return response
+
+
+def not_found(request, exception=None):
+    """The 404 of every address: JSON in the API's one shape where JSON was asked for (the API, a
+    record's .json, any .json file), the page otherwise."""
+    if request.path.endswith(".json") and not request.path.startswith("/api/"):
+        return api_error_response(404, "not_found",
+                                  pages._public_reason(exception) or "there is nothing at this address")
+    return pages.not_found(request, exception)
 
 
 def _flattened(errors, path: str = ""):

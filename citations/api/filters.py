@@ -2,6 +2,7 @@
 import django_filters as filters
 
 from citations.models import CitedWork, CurrentResolution, Job, ResolutionState, ScholarlyWorkEvent
+from citations.models.jobs import job_kind
 from citations.standing.revisions import newest_as_of
 
 
@@ -83,7 +84,13 @@ class StandingEventFilter(filters.FilterSet):
 
 
 class JobFilter(filters.FilterSet):
+    # A kind as jobs were once named too ("citations.check_standing" finds "check_standing").
+    kind = filters.CharFilter(method="of_kind", help_text="The kind of job: resolve, check_standing, import_works...")
+
     # Declared once (filterset_fields would build a new FilterSet class on every request).
     class Meta:
         model = Job
         fields = ["kind", "state"]
+
+    def of_kind(self, queryset, name, value):
+        return queryset.filter(kind=job_kind(value))

@@ -1,4 +1,12 @@
-"""OpenAPI schema hooks: the error responses every operation can give, in the one shape they all have."""
+"""OpenAPI schema: the error responses every operation can give, in the one shape they all have, and
+the parameters drf-spectacular cannot derive by itself."""
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+
+# An observation's address: its reference's id (the lists read reference_current_resolutions, whose
+# key is the reference, which drf-spectacular cannot type from the model).
+OBSERVATION_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH,
+                                  description="The observation id of the reference.")
 
 ERROR = {
     "type": "object",

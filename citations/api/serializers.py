@@ -68,7 +68,8 @@ class ObservationSerializer(serializers.Serializer):
     observation_id = serializers.UUIDField(source="reference_id")
     citing_paper = serializers.CharField(source="citing_paper.arxiv_id")
     citing_version = serializers.IntegerField(source="reference.extraction.paper_version.version")
-    reference_index = serializers.IntegerField()
+    reference_index = serializers.SerializerMethodField(
+        help_text="What the record shows: the number a curator corrected it to where one is in force, else as read.")
     source = serializers.CharField()
     raw_text = serializers.CharField(source="reference.raw_text", allow_null=True)
     title = serializers.SerializerMethodField(help_text="What the record shows: a curator's title where one is in "
@@ -77,8 +78,9 @@ class ObservationSerializer(serializers.Serializer):
                                                        "force, else the parsed one.")
     parsed_title = serializers.CharField(source="reference.title", allow_null=True)
     parsed_year = serializers.IntegerField(source="reference.year", allow_null=True)
-    curated = serializers.SerializerMethodField(help_text="Each field a curator's override is in force for "
-                                                          "(title, year, link, not_a_work), with its audit entry id.")
+    curated = serializers.SerializerMethodField(
+        help_text="Each field a curator's override is in force for (title, year, link, not_a_work, checked, index), "
+                  "with its audit entry id.")
     authors = serializers.JSONField(source="reference.authors")
     venue = serializers.CharField(source="reference.venue", allow_null=True)
     arxiv_id = serializers.CharField(source="reference.arxiv_id", allow_null=True)
@@ -99,6 +101,9 @@ class ObservationSerializer(serializers.Serializer):
         if row.reference_id not in known:
             known[row.reference_id] = curated_on([row.reference_id]).get(row.reference_id, {})
         return known[row.reference_id]
+
+    def get_reference_index(self, row) -> int:
+        return self._in_force(row).get("index", row.reference_index)
 
     def get_title(self, row) -> str | None:
         return self._in_force(row).get("title", row.reference.title)
@@ -215,7 +220,8 @@ def observation_row(row: dict, in_force: dict) -> dict:
     return {
         "observation_id": str(row["reference_id"]), "citing_paper": row["citing_paper__arxiv_id"],
         "citing_version": row["reference__extraction__paper_version__version"],
-        "reference_index": row["reference_index"], "source": row["source"], "raw_text": row["reference__raw_text"],
+        "reference_index": in_force.get("index", row["reference_index"]), "source": row["source"],
+        "raw_text": row["reference__raw_text"],
         "title": in_force.get("title", row["reference__title"]), "year": in_force.get("year", row["reference__year"]),
         "parsed_title": row["reference__title"], "parsed_year": row["reference__year"],
         "curated": dict(in_force.get("ids", {})), "authors": row["reference__authors"],

@@ -44,3 +44,16 @@ class StrictOrdering(OrderingFilter):
                 raise ValidationError({"ordering": [f"cannot order by {', '.join(wrong)}; this list orders by: "
                                                     f"{', '.join(sorted(allowed))} (prefix - for descending)"]})
         return super().get_ordering(request, queryset, view)
+
+    def get_schema_operation_parameters(self, view):
+        """`ordering` with the values the list takes (each field, ascending or, with -, descending)."""
+        fields = list(getattr(view, "ordering_fields", None) or ())
+        if not fields:
+            return []
+        default = ", ".join(getattr(view, "ordering", None) or ())
+        return [{
+            "name": self.ordering_param, "required": False, "in": "query",
+            "description": (f"Order by {' or '.join(fields)}; prefix - for descending."
+                            + (f" Default: {default}." if default else "")),
+            "schema": {"type": "string", "enum": [value for field in fields for value in (field, f"-{field}")]},
+        }]

@@ -31,7 +31,7 @@ router.register("dumps", DumpViewSet, basename="dump")
 
 urlpatterns = [
     path("api/v1/health", views.health, name="api-health"),
-    path("api/v1/health/", views.health),
+    path("api/v1/health/", views.health_with_slash),
     path("api/v1/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

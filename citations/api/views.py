@@ -14,6 +14,7 @@ from citations.api.filters import ChangeFilter, CitedWorkFilter, JobFilter, Obse
 from citations.api.page_cache import CachedJobListMixin, CachedListMixin, cached_list_page
 from citations.api.parsers import PARSERS
 from citations.api.permissions import HasPerm
+from citations.api.schema import OBSERVATION_ID
 from citations.arxiv_ids import is_canonical_arxiv_id
 from citations.input_files import RejectedLine, database_refusal
 from citations.jobs.planning import enqueue_job, plan_resolution, runs_eagerly
@@ -141,7 +142,7 @@ class PaperViewSet(CachedListMixin, viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema_view(list=extend_schema(summary="Reference observations, with their newest resolution"),
-                    retrieve=extend_schema(summary="One reference observation"))
+                    retrieve=extend_schema(summary="One reference observation", parameters=[OBSERVATION_ID]))
 class ObservationViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = s.ObservationSerializer
     filterset_class = ObservationFilter
@@ -229,6 +230,19 @@ class JobViewSet(CachedJobListMixin, viewsets.ReadOnlyModelViewSet):
 @permission_classes([permissions.AllowAny])
 @throttle_classes([])
 def health(request):
+    return _health(request)
+
+
+# The same check at the address with a slash, for clients that add one; the schema lists one address.
+@extend_schema(exclude=True)
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+@throttle_classes([])
+def health_with_slash(request):
+    return _health(request)
+
+
+def _health(request):
     database = broker = "ok"
     try:
         with connection.cursor() as cursor:

@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from citations.jobs.processes import process_gone
 from citations.models import Job, JobChunk, JobState
+from citations.models.jobs import job_kind
 
 log = logging.getLogger(__name__)
 # The task that runs a chunk, by the kind of its job.
@@ -43,7 +44,7 @@ UNFINISHED = (JobState.QUEUED, JobState.RUNNING)
 
 def dispatch_task(task_name: str, *, args=(), kwargs=None) -> Job:
     """A one-task job, committed with the caller's transaction and sent to the workers after it."""
-    job = Job.objects.create(kind=task_name, task_name=task_name, celery_task_id=str(uuid.uuid4()),
+    job = Job.objects.create(kind=job_kind(task_name), task_name=task_name, celery_task_id=str(uuid.uuid4()),
                              arguments={"args": list(args), "kwargs": dict(kwargs or {})}, total_chunks=1)
     transaction.on_commit(lambda: send_job(job_id=job.pk))
     return job

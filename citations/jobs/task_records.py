@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from citations.jobs.processes import this_process
 from citations.models import Job, JobState
+from citations.models.jobs import job_kind
 
 CHUNK_TASKS = {"citations.resolve_chunk", "citations.dump_chunk", "citations.ingest_file_chunk"}
 # The sweep runs every minute: its runs are not jobs of their own (what it sends is).
@@ -25,12 +26,13 @@ def _arguments(args, kwargs) -> dict:
 def job_started(task_id=None, task=None, args=None, kwargs=None, **_):
     if task is None or task.name in UNRECORDED or not task.name.startswith(("citations.", "curation.")):
         return
+    now = timezone.now()            # one time for both: a job never starts before it was made
     job, created = Job.objects.get_or_create(
         celery_task_id=task_id,
-        defaults={"kind": task.name, "arguments": _arguments(args, kwargs), "state": JobState.RUNNING,
-                  "total_chunks": 1, "started_at": timezone.now()})
+        defaults={"kind": job_kind(task.name), "arguments": _arguments(args, kwargs), "state": JobState.RUNNING,
+                  "total_chunks": 1, "created_at": now, "started_at": now})
     if not created:      # a retry, or a redelivery after a lost worker
-        Job.objects.filter(pk=job.pk).update(state=JobState.RUNNING, started_at=timezone.now())
+        Job.objects.filter(pk=job.pk).update(state=JobState.RUNNING, started_at=max(now, job.created_at))
 
 
 @task_postrun.connect
@@ -62,8 +64,9 @@ def command_job(kind: str, arguments: dict):
     admin, /api/v1/jobs/): running while the block runs, then succeeded with the counts the block put in
     job.counts, or failed with the error that left it (which is raised on). It names its process, so
     the sweep fails it if the process is killed before it ends (citations/jobs/processes.py)."""
-    job = Job.objects.create(kind=kind, arguments={**arguments, "process": this_process()}, state=JobState.RUNNING,
-                             total_chunks=1, started_at=timezone.now())
+    now = timezone.now()
+    job = Job.objects.create(kind=job_kind(kind), arguments={**arguments, "process": this_process()},
+                             state=JobState.RUNNING, total_chunks=1, created_at=now, started_at=now)
     try:
         yield job
     except BaseException as error:

@@ -13,6 +13,18 @@ class JobState(models.TextChoices):
     FAILED = "failed", "failed"
 
 
+APPS = ("citations.", "curation.")
+
+
+def job_kind(name: str) -> str:
+    """The kind of job a task or a command is, one way for all: its name without the app that
+    defines it ("citations.resolve_waiting_for_works" -> "resolve_waiting_for_works", like "resolve")."""
+    for app in APPS:
+        if name.startswith(app):
+            return name[len(app):]
+    return name
+
+
 class JobQuerySet(models.QuerySet):
     """Writes of jobs that tell the jobs list's cache, in the writer's transaction (as Job.save does),
     so an operator's next look at /api/v1/jobs/ shows them."""
@@ -74,6 +86,10 @@ class Job(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(state__in=JobState.values), name="job_state_is_known"),
             models.CheckConstraint(condition=Q(done_chunks__lte=F("total_chunks")), name="job_done_within_total"),
+            models.CheckConstraint(condition=Q(started_at__isnull=True) | Q(started_at__gte=F("created_at")),
+                                   name="job_starts_after_created"),
+            models.CheckConstraint(condition=~Q(kind__startswith=APPS[0]) & ~Q(kind__startswith=APPS[1]),
+                                   name="job_kind_without_app"),
         ]
         indexes = [models.Index(fields=["state", "created_at"], name="job_by_state")]
 
@@ -81,6 +97,10 @@ class Job(models.Model):
         return f"{self.kind} #{self.pk} ({self.state}, {self.done_chunks}/{self.total_chunks})"
 
     def save(self, *args, **kwargs):
+        # Made no later than it starts: a job made as it starts (a command's) was given its start
+        # time before its creation time was taken, a few microseconds apart.
+        if self.started_at is not None and self.created_at is not None and self.started_at < self.created_at:
+            self.created_at = self.started_at
         with transaction.atomic(savepoint=False):
             super().save(*args, **kwargs)
             jobs_changed()

@@ -27,6 +27,8 @@ class OverrideField(models.TextChoices):
     YEAR = "year", "year"
     NOT_A_WORK = "not_a_work", "not a scholarly work"
     LINK = "link", "link"
+    CHECKED = "checked", "checked, read correctly"
+    INDEX = "index", "reference number"
     SPLIT = "split", "split in two"
     JOIN = "join", "joined with the next"
 
@@ -48,6 +50,7 @@ class Override(models.Model):
     action = models.CharField(max_length=8, choices=OverrideAction.choices)
     value_text = models.TextField(null=True, blank=True, help_text="The new title.")
     value_year = models.SmallIntegerField(null=True, blank=True, help_text="The new year.")
+    value_index = models.PositiveIntegerField(null=True, blank=True, help_text="The reference number as printed.")
     link_paper = models.ForeignKey(Paper, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     link_work = models.ForeignKey(CitedWork, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     previous_text = models.TextField(null=True, blank=True, help_text="What the field showed before.")
@@ -91,6 +94,8 @@ class Override(models.Model):
             models.CheckConstraint(
                 condition=~Q(action="set", field="link") | Q(link_paper__isnull=False) | Q(link_work__isnull=False),
                 name="link_override_has_target"),
+            models.CheckConstraint(condition=~Q(action="set", field="index") | Q(value_index__gte=1),
+                                   name="index_override_has_number"),
             models.CheckConstraint(
                 condition=~Q(field="split") | Q(action="set", split_at__gt=0, result_list__isnull=False),
                 name="split_names_its_place_and_list"),
@@ -123,6 +128,10 @@ class Override(models.Model):
             return str(self.value_year)
         if self.field == OverrideField.NOT_A_WORK:
             return "not a scholarly work"
+        if self.field == OverrideField.CHECKED:
+            return "checked: read correctly"
+        if self.field == OverrideField.INDEX:
+            return f"[{self.value_index}]"
         if self.field == OverrideField.SPLIT:
             return f"split in two, the second beginning “{self.value_text}”"
         if self.field == OverrideField.JOIN:
@@ -160,6 +169,10 @@ def active_overrides(*, reference_ids) -> dict:
             values["year"] = entry.value_year
         elif entry.field == OverrideField.NOT_A_WORK:
             values["not_a_work"] = True
-        else:
+        elif entry.field == OverrideField.CHECKED:
+            values["checked"] = True
+        elif entry.field == OverrideField.INDEX:
+            values["index"] = entry.value_index
+        elif entry.field == OverrideField.LINK:
             values["link"] = {"paper_id": entry.link_paper_id, "work_id": entry.link_work_id}
     return found

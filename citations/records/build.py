@@ -249,7 +249,7 @@ def _observation(row: ObservationRow, *, citing: dict, cited: dict | None, recei
             "cited_paper": cited,
             "cited_work": work,
             "citing_paper": citing,
-            "reference_index": row.reference_index,
+            "reference_index": row.reference_index if row.index_override is None else row.override_index,
             "source": row.source,
             "source_observed_at": _z(row.observed_at),
         },
@@ -262,7 +262,8 @@ def _observation(row: ObservationRow, *, citing: dict, cited: dict | None, recei
     }
     observation["observation_digest"] = observation_digest(observation)
     curated = {field: entry for field, entry in (("title", row.title_override), ("year", row.year_override),
-                                                 ("not_a_work", row.not_a_work_override)) if entry is not None}
+                                                 ("not_a_work", row.not_a_work_override),
+                                                 ("index", row.index_override)) if entry is not None}
     details[observation_id] = {"raw_text": row.raw_text, "parsed_venue": row.venue, "curated": curated,
                                "parsed_title": row.title, "parsed_year": row.year,
                                "parsed_authors": _json_list(row.authors), "printed_arxiv_id": row.printed_arxiv_id,

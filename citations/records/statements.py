@@ -75,6 +75,8 @@ class ObservationRow(NamedTuple):
     identifiers: object
     correction_id: int | None         # the split or join that made this reference, if one did
     correction_field: str | None
+    index_override: int | None
+    override_index: int | None        # the reference number a curator corrected it to
     total: int
 
 
@@ -146,6 +148,7 @@ def _observation_columns(snapshot_paper: str) -> str:
         {_ts(_WORK_STATED.format("snapshot_observed_at", "observed_at"))},
         ot.id, ot.value_text, oy.id, oy.value_year, onw.id,
         r.authors, r.arxiv_id, r.doi, r.identifiers, COALESCE(sj.id, sj2.id), COALESCE(sj.field, sj2.field),
+        oi.id, oi.value_index,
         COUNT(*) OVER ()"""
 
 
@@ -156,7 +159,7 @@ def _override_joins() -> str:
     return "\n".join(
         f"""LEFT JOIN curation_overrides {alias} ON {alias}.reference_id = r.id AND {alias}.field = '{field}'
                 AND {override_in_force_sql(alias, CUTOFF)}"""
-        for alias, field in (("ot", "title"), ("oy", "year"), ("onw", "not_a_work"))
+        for alias, field in (("ot", "title"), ("oy", "year"), ("onw", "not_a_work"), ("oi", "index"))
     ) + """
             LEFT JOIN curation_overrides sj ON sj.result_list_id = r.extraction_id
                 AND sj.reference_id = r.derived_from_id AND sj.field IN ('split', 'join')
@@ -208,7 +211,7 @@ def outbound_rows(paper_id: int, cutoff: datetime, *, offset: int = 0, state: st
             {_NEWEST_REVISION}
             {_override_joins()}
             WHERE {_OUTBOUND_WHERE}{" AND l.state = %(state)s" if state else ""}
-            ORDER BY r.reference_index, r.id
+            ORDER BY COALESCE(oi.value_index, r.reference_index), r.id
             LIMIT {int(limit)} OFFSET {int(offset)}""",
         _params(cutoff, paper=paper_id, state=state),
     )
@@ -245,7 +248,7 @@ def inbound_rows(paper_id: int, cutoff: datetime) -> list[tuple]:
                 SELECT e2.id FROM reference_extractions e2
                 WHERE e2.paper_version_id = e.paper_version_id AND e2.observed_at <= %(cutoff)s
                 ORDER BY {_LIST_RANK}, e2.observed_at DESC, e2.id DESC LIMIT 1)
-            ORDER BY cp.arxiv_id{_text_collation()}, v.version, r.reference_index, r.id
+            ORDER BY cp.arxiv_id{_text_collation()}, v.version, COALESCE(oi.value_index, r.reference_index), r.id
             LIMIT {CAPS["inbound"]}""",
         _params(cutoff, paper=paper_id),
     )

@@ -2,8 +2,9 @@
 from django.contrib import admin
 from django.db.models import Count, Q
 
+from citations.models.references import REFERENCE_SOURCES
 from citations.records.presentation import STATE_LABELS
-from curation.queues import QUEUES, QUEUES_BY_KEY
+from curation.queues import QUEUES, QUEUES_BY_KEY, queue_counts
 
 
 class QueueFilter(admin.SimpleListFilter):
@@ -13,7 +14,8 @@ class QueueFilter(admin.SimpleListFilter):
     parameter_name = "queue"
 
     def lookups(self, request, model_admin):
-        return [(queue.key, queue.label) for queue in QUEUES]
+        counts = queue_counts()        # cached: one read of the lists' generation on most pages
+        return [(queue.key, f"{queue.label} ({counts[queue.key]:,})") for queue in QUEUES]
 
     def queryset(self, request, queryset):
         queue = QUEUES_BY_KEY.get(self.value())
@@ -54,6 +56,20 @@ class StateFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         return queryset.filter(current__state=self.value()) if self.value() else queryset
+
+
+class SourceFilter(admin.SimpleListFilter):
+    """Where the reference list came from. Its choices are the known sources, not Django's DISTINCT
+    over every reference on each page."""
+
+    title = "list source"
+    parameter_name = "source"
+
+    def lookups(self, request, model_admin):
+        return [(source, source) for source in REFERENCE_SOURCES]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(extraction__source=self.value()) if self.value() else queryset
 
 
 class CuratedFilter(admin.SimpleListFilter):

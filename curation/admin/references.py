@@ -26,12 +26,23 @@ from citations.parsing.text import title_blocking_keys
 from citations.records.presentation import STATE_LABELS
 from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
-from curation.admin.filters import CuratedFilter, PaperFilter, QueueFilter, StateFilter
+from curation.admin.filters import CuratedFilter, PaperFilter, QueueFilter, SourceFilter, StateFilter
 from curation.forms import BulkReasonForm, OverrideForm, ReasonForm, SplitForm
-from curation.queues import PAPER_QUEUES, QUEUE_ORDER, QUEUES, QUEUES_BY_KEY, Queue, queue_counts, reference_queryset
+from curation.queues import (
+    PAPER_QUEUES,
+    QUEUE_ORDER,
+    QUEUES,
+    QUEUES_BY_KEY,
+    CachedCountPaginator,
+    Queue,
+    cached_while_unchanged,
+    queue_counts,
+    reference_queryset,
+)
 from curation.segmentation import correction_of, join_with_next, split_reference, successors
 from curation.services import (
     OverrideRefused,
+    StaleRevision,
     apply_override,
     can_curate,
     entry_summary,
@@ -46,6 +57,15 @@ def reference_label(reference: PaperReference) -> str:
     return f"arXiv:{reference.extraction.paper_version.paper.arxiv_id} [{reference.reference_index}]"
 
 
+def refusal(what: str, reference: PaperReference, error: OverrideRefused, user) -> str:
+    """"Not saved (arXiv:2509.11076 [5]): why", saying "Not saved" once whatever the service's sentence
+    begins with; a stale revision names the other curator only to staff (StaleRevision.message_for)."""
+    text = error.message_for(user) if isinstance(error, StaleRevision) else " ".join(error.messages)
+    for opening in ("Not saved: ", "Not withdrawn: ", f"{what}: "):
+        text = text.removeprefix(opening)
+    return f"{what} ({reference_label(reference)}): {text}"
+
+
 def arxiv_links(arxiv_id: str, version: int) -> str:
     """The citing version on arXiv: its abstract page and its PDF."""
     return format_html('<a href="https://arxiv.org/abs/{0}v{1}">arXiv:{0}v{1}</a> '
@@ -53,19 +73,26 @@ def arxiv_links(arxiv_id: str, version: int) -> str:
 
 
 
+# The fields the override form sets; "not a work" and "checked" are one-click forms with a reason.
+FORM_FIELDS = (OverrideField.TITLE, OverrideField.YEAR, OverrideField.LINK, OverrideField.INDEX)
+
+
 @admin.register(PaperReference)
 class PaperReferenceAdmin(ReadOnlyAdmin):
     """The curation queues (filters, with counts) and, per reference, the page curators work from."""
 
     list_display = ("index_shown", "citing", "title_shown", "raw_shown", "year_shown", "state_label", "curated_mark")
-    list_display_links = ("index_shown", "title_shown")
-    list_filter = (QueueFilter, PaperFilter, StateFilter, CuratedFilter, "extraction__source")
+    list_display_links = ("index_shown",)
+    list_filter = (QueueFilter, PaperFilter, StateFilter, CuratedFilter, SourceFilter)
     search_fields = ("raw_text", "title", "=extraction__paper_version__paper__arxiv_id")
     search_help_text = "Search the reference text and title, or give an arXiv id for its references."
-    show_facets = admin.ShowFacets.ALWAYS
+    # Counts beside each choice cost a count over every reference per filter on every page: the
+    # queue filter shows its cached counts in its labels, and the others on request only.
+    show_facets = admin.ShowFacets.ALLOW
+    show_full_result_count = False
     ordering = QUEUE_ORDER
-    list_per_page = 50
-    actions = ("mark_not_a_work", "re_resolve")
+    list_per_page = 25
+    actions = ("mark_checked", "mark_not_a_work", "re_resolve")
     change_form_template = "admin/citations/paperreference/curate.html"
     change_list_template = "admin/citations/paperreference/change_list.html"
     fields = ("id", "citing", "reference_index", "raw_text", "title", "year", "authors", "venue", "arxiv_id", "doi",
@@ -74,6 +101,12 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request):
         return reference_queryset()
+
+    def get_paginator(self, request, queryset, per_page, orphans=0, allow_empty_first_page=True):
+        # The list's count, cached while nothing changes, under what chooses the rows: the filters and
+        # the search of the address (not the page or the order, which leave the count as it is).
+        chosen = sorted((key, value) for key, value in request.GET.lists() if key not in ("p", "o", "_facets"))
+        return CachedCountPaginator(queryset, per_page, orphans, allow_empty_first_page, key=repr(chosen))
 
     def get_object(self, request, object_id, from_field=None):
         # Django's own answer to a malformed or unknown id is a redirect to the admin index;
@@ -154,7 +187,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         same_list = reference_queryset().filter(extraction_id=reference.extraction_id)
         queue = self._came_from(request)
         field = request.GET.get("field")
-        if field not in (OverrideField.TITLE, OverrideField.YEAR, OverrideField.LINK):
+        if field not in FORM_FIELDS:
             field = queue.field if queue else OverrideField.TITLE
         context = {
             "reference": reference,
@@ -178,7 +211,8 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             "can_curate": can_curate(request.user),
             "revision": revision,
             "effective": {"title": title, "year": current.get("year", reference.year),
-                          "not_a_work": current.get("not_a_work", False)},
+                          "not_a_work": current.get("not_a_work", False), "checked": current.get("checked", False),
+                          "index": current.get("index", reference.reference_index)},
             "in_force": {entry.field: entry for entry in Override.objects.in_force().filter(reference=reference)
                          .select_related("curator", "link_paper", "link_work")},
             "history": links,
@@ -189,13 +223,16 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             "reason_form": ReasonForm(initial={"revision": revision}),
             "record_url": f"/paper/{version.paper.arxiv_id}/citation-record#obs-{reference.pk}",
             "queue": queue,
+            # The list the curator came from, with its filters (the queue alone when none were kept).
+            "changelist_filters": request.GET.get("_changelist_filters") or (f"queue={queue.key}" if queue else ""),
             # Links to other references keep the list the curator came from (its queue and paper).
             "keep_filters": (f"?{urlencode({'_changelist_filters': request.GET['_changelist_filters']})}"
                              if request.GET.get("_changelist_filters") else ""),
         }
         if queue:
             waiting = self.get_queryset(request).filter(queue.waiting())
-            context["queue_waiting"] = waiting.count()
+            context["queue_waiting"] = queue_counts()[queue.key]        # cached, as on the list
+            context["still_waiting"] = waiting.filter(pk=reference.pk).exists()
             # The next one after this in the list's order (paper, version, index), else the first.
             here = (version.paper.arxiv_id, version.version, reference.reference_index)
             after = (Q(extraction__paper_version__paper__arxiv_id__gt=here[0])
@@ -226,8 +263,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         if request.method != "POST":
             return HttpResponseRedirect(back)
         data = request.POST
-        form = (OverrideForm if data.get("field") in (OverrideField.TITLE, OverrideField.YEAR, OverrideField.LINK)
-                else ReasonForm)(data)
+        form = (OverrideForm if data.get("field") in FORM_FIELDS else ReasonForm)(data)
         if not form.is_valid():
             messages.error(request, f"Not saved ({reference_label(reference)}): " + "; ".join(
                 f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
@@ -239,12 +275,14 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
                                    reason=form.cleaned_data["reason"], curator=request.user,
                                    expected_revision=form.cleaned_data["revision"])
         except OverrideRefused as error:
-            messages.error(request, f"Not saved ({reference_label(reference)}): {' '.join(error.messages)}")
+            messages.error(request, refusal("Not saved", reference, error, request.user))
             return HttpResponseRedirect(back)
+        done = (f"{reference_label(reference)} marked {entry.get_field_display()}"
+                if field in (OverrideField.CHECKED, OverrideField.NOT_A_WORK)
+                else f"{entry.get_field_display()} of {reference_label(reference)}: {entry_summary(entry)}")
         messages.success(request, format_html(
-            "Saved: {} of {}: {} (audit entry <a href=\"{}\">#{}</a>). The reference is being resolved again.",
-            entry.get_field_display(), reference_label(reference), entry_summary(entry), entry.get_absolute_url(),
-            entry.pk))
+            "Saved: {} (audit entry <a href=\"{}\">#{}</a>). The reference is being resolved again.",
+            done, entry.get_absolute_url(), entry.pk))
         return HttpResponseRedirect(back)
 
     def withdraw_view(self, request, object_id, override_id):
@@ -262,7 +300,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             entry = withdraw_override(override_id=override_id, reason=form.cleaned_data["reason"],
                                       curator=request.user, expected_revision=form.cleaned_data["revision"])
         except OverrideRefused as error:
-            messages.error(request, f"Not withdrawn ({reference_label(reference)}): {' '.join(error.messages)}")
+            messages.error(request, refusal("Not withdrawn", reference, error, request.user))
             return HttpResponseRedirect(back)
         messages.success(request, format_html("Withdrawn from {}: #{} (audit entry <a href=\"{}\">#{}</a>); the "
                                               "observed value shows again.", reference_label(reference),
@@ -292,7 +330,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             entry = (split_reference(before=form.cleaned_data["before"], **arguments) if split
                      else join_with_next(**arguments))
         except OverrideRefused as error:
-            messages.error(request, f"{what} ({reference_label(reference)}): {' '.join(error.messages)}")
+            messages.error(request, refusal(what, reference, error, request.user))
             return HttpResponseRedirect(back)
         done = (f"split in two, [{entry.parts[0].reference_index}] and [{entry.parts[1].reference_index}]" if split
                 else f"joined with the next one into [{entry.parts[0].reference_index}]")
@@ -327,11 +365,11 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             raise PermissionDenied
         changelist = reverse("admin:citations_paperreference_changelist")
         waiting_in_any = functools.reduce(operator.or_, (queue.waiting() for queue in PAPER_QUEUES))
-        papers = list(reference_queryset().filter(waiting_in_any)
-                      .values(arxiv=F("extraction__paper_version__paper__arxiv_id"))
-                      .annotate(total=Count("pk"), **{queue.key: Count("pk", filter=queue.waiting())
-                                                      for queue in PAPER_QUEUES})
-                      .order_by("-total", "arxiv")[:20])
+        papers = cached_while_unchanged("papers", lambda: list(
+            reference_queryset().filter(waiting_in_any)
+            .values(arxiv=F("extraction__paper_version__paper__arxiv_id"))
+            .annotate(total=Count("pk"), **{queue.key: Count("pk", filter=queue.waiting()) for queue in PAPER_QUEUES})
+            .order_by("-total", "arxiv")[:20]))
         titles = {}
         for arxiv_id, title in (PaperSnapshot.objects.filter(paper__arxiv_id__in=[row["arxiv"] for row in papers])
                                 .order_by("paper_id", "observed_at", "revision")
@@ -354,6 +392,15 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Mark selected as not a scholarly work")
     def mark_not_a_work(self, request, queryset):
+        return self._bulk_mark(request, queryset, OverrideField.NOT_A_WORK, "not a scholarly work")
+
+    @admin.action(description="Mark selected as checked, read correctly")
+    def mark_checked(self, request, queryset):
+        return self._bulk_mark(request, queryset, OverrideField.CHECKED, "checked, read correctly")
+
+    def _bulk_mark(self, request, queryset, field: str, what: str):
+        """A one-click decision for each selected reference, each with its own audit entry, after the
+        curator gave the reason on a page of its own."""
         if not can_curate(request.user):
             messages.error(request, "Only curators can mark references.")
             return None
@@ -363,7 +410,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
                 done, refused = [], []
                 for reference in queryset:
                     try:
-                        apply_override(reference_id=reference.pk, field=OverrideField.NOT_A_WORK, value=True,
+                        apply_override(reference_id=reference.pk, field=field, value=True,
                                        reason=form.cleaned_data["reason"], curator=request.user,
                                        expected_revision=revision_of(reference.pk))
                         done.append(reference_label(reference))
@@ -371,7 +418,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
                         refused.append(f"{reference_label(reference)}: {' '.join(error.messages)}")
                 if done:
                     more = f" and {len(done) - 10} more" if len(done) > 10 else ""
-                    messages.success(request, f"Marked {len(done)} reference(s) as not a scholarly work, each with "
+                    messages.success(request, f"Marked {len(done)} reference(s) as {what}, each with "
                                               f"its own audit entry: {', '.join(done[:10])}{more}.")
                 for line in refused:
                     messages.warning(request, f"Not marked: {line}")
@@ -379,8 +426,8 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         else:
             form = BulkReasonForm()
         return TemplateResponse(request, "admin/citations/paperreference/bulk_reason.html", {
-            **self.admin_site.each_context(request), "title": "Mark as not a scholarly work",
-            "queryset": queryset, "form": form, "action": "mark_not_a_work", "opts": self.model._meta,
+            **self.admin_site.each_context(request), "title": f"Mark as {what}",
+            "queryset": queryset, "form": form, "action": request.POST.get("action"), "opts": self.model._meta,
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
             # The list the curator chose from, as it was (its filters are in the address).
             "cancel_url": request.get_full_path(),

@@ -52,7 +52,8 @@ class OverrideCreateSerializer(serializers.Serializer):
     reference = serializers.UUIDField(help_text="The observation id of the reference.")
     field = serializers.ChoiceField(choices=list(VALUE_FIELDS))
     value = serializers.CharField(required=False, allow_blank=True, max_length=1000,
-                                  help_text="New title, year, or link (arXiv id or work id); omit for not_a_work.")
+                                  help_text="New title, year, reference number (index), or link (DOI, arXiv id "
+                                            "or work id); omit for not_a_work and checked.")
     reason = serializers.CharField(max_length=MAX_REASON)
     revision = serializers.IntegerField(min_value=0, help_text="The reference's revision as you read it "
                                                                "(GET /api/v1/observations/{id}/revision).")

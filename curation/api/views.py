@@ -11,6 +11,7 @@ from citations.api.errors import Conflict
 from citations.api.page_cache import CachedListMixin
 from citations.api.parsers import PARSERS
 from citations.api.permissions import HasPerm
+from citations.api.schema import OBSERVATION_ID
 from citations.api.views import observations
 from citations.jobs.dispatch import follow_up
 from citations.models import Override, PaperReference
@@ -34,21 +35,23 @@ class ReferenceCorrectionViewSet(viewsets.GenericViewSet):
         return observations()
 
     @extend_schema(summary="The reference's curation revision (send it back with an override)",
-                   responses={200: OpenApiTypes.OBJECT})
+                   parameters=[OBSERVATION_ID], responses={200: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def revision(self, request, pk=None):
         reference = self.get_object()
         return Response({"observation_id": str(reference.pk), "revision": revision_of(reference.pk)})
 
     @extend_schema(summary="Split a reference in two where the extractor ran two together (curators)",
-                   request=s.SplitSerializer, responses={201: s.CorrectionCommittedSerializer})
+                   parameters=[OBSERVATION_ID], request=s.SplitSerializer,
+                   responses={201: s.CorrectionCommittedSerializer})
     @action(detail=True, methods=["post"], permission_classes=[IsCurator], parser_classes=PARSERS,
             filter_backends=[], pagination_class=None)
     def split(self, request, pk=None):
         return self._correct(request, s.SplitSerializer, split_reference)
 
     @extend_schema(summary="Join a reference with the next of its list, one reference cut in two (curators)",
-                   request=s.CorrectionSerializer, responses={201: s.CorrectionCommittedSerializer})
+                   parameters=[OBSERVATION_ID], request=s.CorrectionSerializer,
+                   responses={201: s.CorrectionCommittedSerializer})
     @action(detail=True, methods=["post"], permission_classes=[IsCurator], parser_classes=PARSERS,
             filter_backends=[], pagination_class=None)
     def join(self, request, pk=None):
@@ -99,7 +102,7 @@ class OverrideViewSet(CachedListMixin, mixins.CreateModelMixin, viewsets.ReadOnl
         data = body.validated_data
         if not PaperReference.objects.filter(pk=data["reference"]).exists():
             raise NotFound("there is no such reference observation")
-        value = True if data["field"] == "not_a_work" else data.get("value", "")
+        value = True if data["field"] in ("not_a_work", "checked") else data.get("value", "")
         try:
             entry = apply_override(reference_id=data["reference"], field=data["field"], value=value,
                                    reason=data["reason"], curator=request.user, expected_revision=data["revision"])

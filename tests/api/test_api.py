@@ -175,10 +175,10 @@ def test_every_task_run_has_a_job_record(seeds, curator_api, operator_api, djang
     with django_capture_on_commit_callbacks(execute=True):
             curator_api.post("/api/v1/overrides/", {"reference": str(reference.pk), "field": "year", "value": "2020",
                                                 "reason": "checked", "revision": 0}, format="json")
-    job = Job.objects.get(kind="curation.re_resolve_references")
+    job = Job.objects.get(kind="re_resolve_references")
     assert job.state == "succeeded" and job.counts["states"]
     listed = operator_api.get("/api/v1/jobs/").json()["results"]
-    assert any(j["kind"] == "curation.re_resolve_references" for j in listed)
+    assert any(j["kind"] == "re_resolve_references" for j in listed)
 
 
 def test_jobs_are_for_staff(seeds, reader_api, api):

@@ -93,7 +93,7 @@ def test_a_jobs_progress_shows_in_the_next_page_though_the_page_was_cached(opera
                                                                              django_assert_num_queries):
     from citations.models import Job, JobChunk
 
-    job = Job.objects.create(kind="citations.resolve", total_chunks=2)
+    job = Job.objects.create(kind="resolve", total_chunks=2)
     JobChunk.objects.bulk_create([JobChunk(job=job, index=n) for n in range(2)])
     assert jobs_listed(operator_api) == [(job.pk, "queued", 0, 2)]
     # Cached: the token, read with the lists' generations and the permissions; no read of the jobs.
@@ -114,8 +114,8 @@ def test_a_running_job_does_not_empty_the_cache_of_the_other_lists(client, store
     from citations.models import Job
 
     assert len(client.get("/api/v1/observations/").json()["results"]) == 3
-    Job.objects.create(kind="citations.resolve", total_chunks=1)
-    Job.objects.filter(kind="citations.resolve").update(state="running")
+    Job.objects.create(kind="resolve", total_chunks=1)
+    Job.objects.filter(kind="resolve").update(state="running")
     with django_assert_num_queries(1):                      # still cached: the lists' generation only
         assert len(client.get("/api/v1/observations/").json()["results"]) == 3
 
@@ -125,7 +125,7 @@ def test_a_job_write_that_rolls_back_leaves_the_cached_page_right(operator_api, 
 
     from citations.models import Job
 
-    job = Job.objects.create(kind="citations.resolve", total_chunks=1)
+    job = Job.objects.create(kind="resolve", total_chunks=1)
     assert jobs_listed(operator_api) == [(job.pk, "queued", 0, 1)]
     with pytest.raises(RuntimeError), transaction.atomic():
         Job.objects.filter(pk=job.pk).update(state="failed")

@@ -52,11 +52,11 @@ def test_operators_filter_jobs_by_kind_and_state(users):
 
     from citations.models import Job
 
-    Job.objects.create(kind="citations.resolve_references", state="failed", total_chunks=1)
-    Job.objects.create(kind="citations.check_standing", state="succeeded", total_chunks=1)
+    Job.objects.create(kind="resolve_references", state="failed", total_chunks=1)
+    Job.objects.create(kind="check_standing", state="succeeded", total_chunks=1)
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=users[0]).key}")
-    assert [j["kind"] for j in api.get("/api/v1/jobs/?state=failed").json()["results"]] == ["citations.resolve_references"]
+    assert [j["kind"] for j in api.get("/api/v1/jobs/?state=failed").json()["results"]] == ["resolve_references"]
     assert [j["state"] for j in api.get("/api/v1/jobs/?kind=citations.check_standing").json()["results"]] == ["succeeded"]
     assert api.get("/api/v1/jobs/?state=exploded").status_code == 400
 

@@ -15,7 +15,7 @@ def test_a_curator_splits_a_reference_and_gets_the_new_observation_ids(curator_a
     assert body["value"].startswith("split in two, the second beginning “Mohammad Shoeybi")
     outbound = {o["observation_id"]: o for o in build_record(arxiv_id=CITING).record["outbound"]}
     assert [outbound[i]["citation"]["reference_index"] for i in body["observations"]] == [3, 4]
-    assert body["follow_up"]["kind"] == "curation.re_resolve_references"
+    assert body["follow_up"]["kind"] == "re_resolve_references"
 
 
 def test_a_join_through_the_api(curator_api, extracted):

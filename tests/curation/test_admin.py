@@ -58,7 +58,10 @@ def test_a_stale_form_is_refused_with_a_clear_message(logged_in, other_curator, 
                    {"field": "year", "value": "2024", "reason": "first", "revision": 0})
     response = logged_in.post(page(access_date).replace("change/", "override/"),
                               {"field": "year", "value": "2023", "reason": "second", "revision": 0}, follow=True)
-    assert "Not saved: ada changed this reference" in response.content.decode()
+    html = response.content.decode()
+    # Its sentence once (issue 31, item 10): not "Not saved (…): Not saved: ada changed…".
+    assert "Not saved (arXiv:2509.11076 [5]): ada changed this reference" in html
+    assert html.count("Not saved") == 1
     assert Override.objects.count() == 1
 
 
@@ -131,9 +134,12 @@ def test_bulk_re_resolution_is_logged_per_item(logged_in, access_date, megatron)
 
 
 def test_the_override_command_applies_the_same_rules(access_date, curator, capsys):
-    call_command("override", str(access_date.pk), "--field", "year", "--value", "2025", "--reason", "checked",
+    call_command("override", str(access_date.pk), "--field", "year", "--value", "2024", "--reason", "checked",
                  "--curator", "ada")
     assert "audit entry #" in capsys.readouterr().out
+    with pytest.raises(CommandError, match="the year is already 2024"):
+        call_command("override", str(access_date.pk), "--field", "year", "--value", "2024", "--reason", "again",
+                     "--curator", "ada")
     with pytest.raises(CommandError, match="between 1600"):
         call_command("override", str(access_date.pk), "--field", "year", "--value", "1200", "--reason", "checked",
                      "--curator", "ada")

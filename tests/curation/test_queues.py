@@ -65,7 +65,7 @@ def test_a_queued_reference_shows_its_raw_text_its_paper_on_arxiv_and_its_neighb
     for neighbour in neighbours:
         assert f"{CHANGELIST}{neighbour.pk}/change/" in html
     assert "The source gave no raw text for this reference" in html      # the seeds carry none
-    assert "8 waiting · next: " in html and "arXiv:2509.11076 [6]</a>" in html.split("8 waiting · next: ", 1)[1][:300]
+    assert "8 waiting · " in html and "next: arXiv:2509.11076 [6]</a>" in html.split("8 waiting · ", 1)[1][:300]
 
 
 def test_a_reference_with_raw_text_shows_it_as_the_source_gave_it(logged_in, db):
@@ -151,8 +151,10 @@ def test_a_curator_links_a_reference_by_the_journal_doi_of_a_held_paper(logged_i
     assert Override.objects.get(field="link").link_paper.arxiv_id == "2301.00007"
 
 
-def test_a_link_to_a_doi_nobody_observed_is_refused_with_what_to_do(logged_in, access_date):
-    refused = _post_override(logged_in, access_date, field="link", value="10.9999/nowhere",
-                             reason="The DOI printed in the PDF")
-    assert "is not in the works store: import the work first" in refused.content.decode()
-    assert not Override.objects.exists()
+def test_a_link_to_a_doi_the_store_does_not_hold_creates_the_work(logged_in, access_date):
+    saved = _post_override(logged_in, access_date, field="link", value="https://doi.org/10.9999/Nowhere",
+                           reason="The DOI printed in the PDF")
+    assert "Saved: link of" in saved.content.decode()
+    entry = Override.objects.get()
+    assert (entry.link_work.doi, entry.link_work.title, entry.link_work.metadata_source) == (
+        "10.9999/nowhere", None, "curation")

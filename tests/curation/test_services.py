@@ -78,7 +78,9 @@ def test_a_corrected_title_is_resolved_again_and_can_now_match(db, curator):
     ("title", "   ", "cannot be empty"),
     ("title", "Accessed: 2025-06", "is an access date"),
     ("link", "2599.99999", "is neither a DOI"),
-    ("link", "2501.00009", "is not held here"),
+    ("link", "10.1000/" + "y" * 300, "at most 255 characters"),
+    ("index", "0", "between 1 and"),
+    ("index", "five", "is not a reference number"),
     ("color", "red", "cannot be overridden"),
 ])
 def test_bad_values_are_refused_and_nothing_is_written(access_date, curator, field, value, message):

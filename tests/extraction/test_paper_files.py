@@ -51,7 +51,7 @@ def test_a_source_package_becomes_the_versions_reference_list(paper, gold, tmp_p
     texts = list(PaperReference.objects.order_by("reference_index").values_list("raw_text", flat=True))
     assert texts == [" ".join(raw.split()) for raw in gold]
     assert shown() == [(n, "latex_bbl") for n in range(1, 13)]
-    job = Job.objects.get(kind="citations.ingest_source")
+    job = Job.objects.get(kind="ingest_source")
     assert job.state == JobState.SUCCEEDED and job.counts["created"] == 1 and job.counts["references"] == 12
     call_command("ingest_source", f"{PAPER}v2", str(package(tmp_path)))       # the same package again
     assert "unchanged" in capsys.readouterr().out and stored_lists() == [(2, "latex_bbl")]
@@ -83,7 +83,7 @@ def test_a_bad_package_is_refused_with_its_reason_and_the_earlier_list_stays(pap
         call_command("ingest_source", f"{PAPER}v2", str(bad))
     assert "nothing stored" in str(refused.value)
     assert shown() == before and stored_lists() == [(2, "latex_bbl")]
-    job = Job.objects.filter(kind="citations.ingest_source").order_by("-id").first()
+    job = Job.objects.filter(kind="ingest_source").order_by("-id").first()
     assert job.state == JobState.FAILED and reason in job.error
 
 

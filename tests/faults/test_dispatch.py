@@ -109,7 +109,7 @@ def test_a_resolution_job_refused_by_the_broker_is_sent_chunk_by_chunk_by_the_sw
 def test_a_message_lost_after_it_was_accepted_is_sent_again_later(settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
     now = timezone.now()
-    job = Job.objects.create(kind="citations.check_standing", task_name="citations.check_standing",
+    job = Job.objects.create(kind="check_standing", task_name="citations.check_standing",
                              celery_task_id="lost-1", arguments={"args": [], "kwargs": {}}, total_chunks=1,
                              dispatched_at=now - timedelta(seconds=settings.JOB_REQUEUE_SECONDS - 5), dispatches=1)
     assert sweep_jobs(now=now) == {}           # not yet: it may still be waiting in a busy queue
@@ -120,7 +120,7 @@ def test_a_message_lost_after_it_was_accepted_is_sent_again_later(settings):
 
 def test_a_job_whose_worker_died_is_sent_again_after_the_stale_limit(settings):
     now = timezone.now()
-    job = Job.objects.create(kind="citations.check_standing", task_name="citations.check_standing",
+    job = Job.objects.create(kind="check_standing", task_name="citations.check_standing",
                              celery_task_id="died-1", arguments={"args": [], "kwargs": {}}, total_chunks=1,
                              state=JobState.RUNNING, dispatched_at=now - timedelta(hours=1), dispatches=1,
                              started_at=now - timedelta(seconds=settings.JOB_STALE_SECONDS + 1))
@@ -131,7 +131,7 @@ def test_a_job_whose_worker_died_is_sent_again_after_the_stale_limit(settings):
 def test_a_job_never_taken_is_failed_after_the_last_dispatch_and_can_be_requeued(
         settings, broker_down, broker_back, django_capture_on_commit_callbacks):
     now = timezone.now()
-    job = Job.objects.create(kind="citations.check_standing", task_name="citations.check_standing",
+    job = Job.objects.create(kind="check_standing", task_name="citations.check_standing",
                              celery_task_id="gone-1", arguments={"args": [], "kwargs": {}}, total_chunks=1,
                              dispatched_at=now - timedelta(days=1), dispatches=settings.JOB_MAX_DISPATCHES)
     assert sweep_jobs(now=now) == {"given_up": 1}
@@ -157,11 +157,11 @@ def test_redelivery_after_a_dead_worker_takes_minutes_not_an_hour(settings):
 
 @pytest.mark.django_db(transaction=True)      # the command commits, and sends after its commit
 def test_the_jobs_command_requeues_a_failed_job_and_sweeps(capsys):
-    job = Job.objects.create(kind="citations.check_standing", task_name="citations.check_standing",
+    job = Job.objects.create(kind="check_standing", task_name="citations.check_standing",
                              celery_task_id="cmd-1", arguments={"args": [], "kwargs": {}}, total_chunks=1,
                              state=JobState.FAILED, error="worker lost")
     call_command("jobs", "--requeue", str(job.pk))
-    assert f"job #{job.pk} citations.check_standing: succeeded" in capsys.readouterr().out
+    assert f"job #{job.pk} check_standing: succeeded" in capsys.readouterr().out
     call_command("jobs", "--sweep")
     assert capsys.readouterr().out.strip() == "sweep: nothing due"
     with pytest.raises(Exception, match="no job #999"):
@@ -189,9 +189,9 @@ def test_a_command_killed_mid_job_leaves_a_failed_job_not_one_running_forever(db
 
     command = subprocess.Popen(["sleep", "60"])
     process = {**this_process(), "pid": command.pid, "start": _start_ticks(command.pid)}
-    killed = Job.objects.create(kind="citations.ingest_pdf", state=JobState.RUNNING, total_chunks=1,
+    killed = Job.objects.create(kind="ingest_pdf", state=JobState.RUNNING, total_chunks=1,
                                 started_at=timezone.now(), arguments={"process": process})
-    alive = Job.objects.create(kind="citations.ingest_source", state=JobState.RUNNING, total_chunks=1,
+    alive = Job.objects.create(kind="ingest_source", state=JobState.RUNNING, total_chunks=1,
                                started_at=timezone.now(), arguments={"process": this_process()})
     assert sweep_jobs().get("command_gone", 0) == 0              # both still run
     command.send_signal(signal.SIGKILL)

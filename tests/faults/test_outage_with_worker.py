@@ -59,7 +59,7 @@ def test_writes_accepted_with_broker_and_cache_down_are_processed_exactly_once_w
     assert seen == {"ingest": 201, "resolve": [202, "queued"], "override": [201, False], "record": 200,
                     "observations": 200, "health": ["degraded", "down", "down"]}
     pending = list(Job.objects.filter(state=JobState.QUEUED).values_list("kind", flat=True))
-    assert sorted(pending) == ["curation.re_resolve_references", "resolve"]
+    assert sorted(pending) == ["re_resolve_references", "resolve"]
 
     with running_worker(broker) as worker:
         # The broker is back; the sweep (Celery beat's every minute) sends what it refused.
@@ -74,7 +74,7 @@ def test_writes_accepted_with_broker_and_cache_down_are_processed_exactly_once_w
     assert [link.state for link in held.links.order_by("observed_at", "id")] == [
         ResolutionState.UNRESOLVED, ResolutionState.VERIFIED_EXACT]
     assert unknown.links.count() == 2
-    resolve_job, re_resolve_job = Job.objects.get(kind="resolve"), Job.objects.get(kind="curation.re_resolve_references")
+    resolve_job, re_resolve_job = Job.objects.get(kind="resolve"), Job.objects.get(kind="re_resolve_references")
     assert resolve_job.done_chunks == resolve_job.total_chunks == 1
     # The two jobs ran in either order; between them, each new link was written once.
     assert resolve_job.counts["written"] + re_resolve_job.counts["written"] == 2

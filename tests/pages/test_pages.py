@@ -21,7 +21,10 @@ from tests.conftest import SEED_004
 def test_unknown_or_malformed_ids_get_the_404_page(seeds, client, path):
     response = client.get(path)
     assert response.status_code == 404
-    assert b"Not found" in response.content
+    if path.endswith(".json"):          # asked for JSON, answered in JSON (issue 31, item 12)
+        assert response.json()["error"]["code"] == "not_found"
+    else:
+        assert b"Not found" in response.content
     assert b"Traceback" not in response.content
 
 

@@ -92,10 +92,10 @@ def test_a_succeeded_sync_ends_its_task_succeeded_and_asks_for_checks(db, tmp_pa
 def test_a_sync_from_the_command_line_is_a_job_with_its_counts_and_its_checks_another(tmp_path, client):
     path = write(tmp_path, (HEADER + rw_row(1, CITED_DOI)).encode())
     call_command("sync_standing_source", "retraction_watch", str(path))
-    sync_job = Job.objects.get(kind="citations.sync_standing_source")
+    sync_job = Job.objects.get(kind="sync_standing_source")
     assert sync_job.state == "succeeded" and sync_job.arguments["source"] == "retraction_watch"
     assert sync_job.counts["status"] == "succeeded" and sync_job.counts["counts"]["events"] == 1
-    check_job = Job.objects.get(kind="citations.check_standing")
+    check_job = Job.objects.get(kind="check_standing")
     assert check_job.state == "succeeded" and check_job.arguments["started_by"] == "command line"
 
 
@@ -104,7 +104,7 @@ def test_a_failed_sync_from_the_command_line_is_a_failed_job_saying_why(tmp_path
     path = write(tmp_path, b"")
     with pytest.raises(CommandError):
         call_command("sync_standing_source", "retraction_watch", str(path))
-    job = Job.objects.get(kind="citations.sync_standing_source")
+    job = Job.objects.get(kind="sync_standing_source")
     assert job.state == "failed" and "the file is empty" in job.error and job.finished_at
     call_command("jobs", str(job.pk))
     assert "the file is empty" in capsys.readouterr().out
@@ -114,7 +114,7 @@ def test_a_failed_sync_from_the_command_line_is_a_failed_job_saying_why(tmp_path
 def test_a_failed_command_job_is_not_requeued_into_a_job_no_worker_can_take(tmp_path):
     with pytest.raises(CommandError):
         call_command("sync_standing_source", "retraction_watch", write(tmp_path, b""))
-    job = Job.objects.get(kind="citations.sync_standing_source")
+    job = Job.objects.get(kind="sync_standing_source")
     with pytest.raises(CommandError, match="ran in a command's own process .*run that command again"):
         call_command("jobs", "--requeue", str(job.pk))
     job.refresh_from_db()
@@ -126,7 +126,7 @@ def test_one_hop_checks_from_the_command_line_are_a_job_with_their_receipts(tmp_
     call_command("sync_standing_source", "retraction_watch", write(tmp_path, (HEADER + rw_row(1, CITED_DOI)).encode()),
                  "--no-check")
     call_command("check_standing", "--source", "retraction_watch")
-    job = Job.objects.get(kind="citations.check_standing")
+    job = Job.objects.get(kind="check_standing")
     assert job.state == "succeeded" and job.arguments == {"sources": ["retraction_watch"], "started_by": "command line",
                                                           "process": this_process()}     # the command's own
     assert f"job {job.pk}: retraction_watch: {job.counts.get('retraction_watch', 0):,} receipts written" in \
@@ -135,7 +135,7 @@ def test_one_hop_checks_from_the_command_line_are_a_job_with_their_receipts(tmp_
 
 @pytest.mark.django_db
 def test_jobs_summarises_long_arguments(capsys):
-    job = Job.objects.create(kind="citations.resolve_references", arguments={"kwargs": {
+    job = Job.objects.create(kind="resolve_references", arguments={"kwargs": {
         "reference_ids": [f"00000000-0000-0000-0000-{n:012d}" for n in range(50)]}})
     call_command("jobs", str(job.pk))
     out = capsys.readouterr().out

@@ -43,7 +43,7 @@ def test_a_stale_revision_on_a_reference_without_overrides_is_a_message(browser,
     response = browser.post(f"{CHANGELIST}{reference.pk}/override/", {
         "field": "year", "value": "2019", "reason": "From arXiv:1909.08053", "revision": 5}, follow=True)
     assert response.status_code == 200
-    assert "Not saved: this reference has no curation entries yet" in response.content.decode()
+    assert "Not saved (arXiv:2509.11076 [54]): this reference has no curation entries yet" in response.content.decode()
     assert not Override.objects.exists()
 
 

@@ -27,7 +27,7 @@ def waiting(reference) -> int:
 
 def found_waiting() -> list[int]:
     """How many waiting references each job a works import queued sent to resolution (None: not run)."""
-    return [job.counts.get("references") for job in Job.objects.filter(kind="citations.resolve_waiting_for_works")
+    return [job.counts.get("references") for job in Job.objects.filter(kind="resolve_waiting_for_works")
             .order_by("pk")]
 
 

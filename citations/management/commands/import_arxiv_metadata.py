@@ -1,6 +1,9 @@
+from pathlib import Path
+
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.input_files import FILE_ERRORS, open_lines
+from citations.jobs.task_records import command_job
 from citations.management.progress import byte_progress, fail_if_rejected, report_lines
 from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.validation import OutOfRange, parse_time
@@ -27,9 +30,12 @@ class Command(BaseCommand):
             lines, position, size = open_lines(file)
         except OSError as error:
             raise CommandError(f"{file}: cannot read: {error.strerror}") from None
-        with byte_progress(position, size, "arXiv metadata") as progress:
+        arguments = {"path": str(Path(file).resolve()), "started_by": "command line"}
+        with command_job("import_arxiv_metadata", arguments) as job, \
+                byte_progress(position, size, "arXiv metadata") as progress:
             try:
                 report = import_arxiv_metadata(lines, observed_at=when, progress=progress)
+                job.counts = report.job_counts()
             except FILE_ERRORS as error:
                 raise CommandError(f"{file}: the file ends early or is not valid gzip ({error}); the lines "
                                    "before it were imported") from None

@@ -1,6 +1,9 @@
+from pathlib import Path
+
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.input_files import open_lines
+from citations.jobs.task_records import command_job
 from citations.management.progress import byte_progress, report_lines
 from citations.validation import OutOfRange, parse_time
 from citations.works.importer import READERS, import_works
@@ -30,9 +33,11 @@ class Command(BaseCommand):
             lines, position, size = open_lines(file)
         except OSError as error:
             raise CommandError(f"{file}: cannot read: {error.strerror}") from None
-        with byte_progress(position, size, f"{source} works") as progress:
+        arguments = {"source": source, "path": str(Path(file).resolve()), "started_by": "command line"}
+        with command_job("import_works", arguments) as job, byte_progress(position, size, f"{source} works") as progress:
             try:
                 report = import_works(lines, source=source, observed_at=when, progress=progress)
+                job.counts = report.job_counts()
             except ReaderDied as error:
                 raise CommandError(f"{file}: {error}; the works before it were imported, run the command "
                                    "again for the rest (it skips what is stored)") from None

@@ -1,6 +1,9 @@
+from pathlib import Path
+
 from django.core.management.base import BaseCommand, CommandError
 
 from citations.input_files import FILE_ERRORS, open_lines
+from citations.jobs.task_records import command_job
 from citations.management.progress import byte_progress, fail_if_rejected, report_lines
 from citations.sources.reference_lists import ingest_references
 
@@ -20,9 +23,12 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"{file}: cannot read: {error.strerror}") from None
         papers: list[str] = []
-        with byte_progress(position, size, "reference lists") as progress:
+        arguments = {"path": str(Path(file).resolve()), "started_by": "command line"}
+        with command_job("ingest_references", arguments) as job, \
+                byte_progress(position, size, "reference lists") as progress:
             try:
                 report = ingest_references(lines, progress=progress, on_created=papers.append)
+                job.counts = report.job_counts()
             except FILE_ERRORS as error:
                 raise CommandError(f"{file}: the file ends early or is not valid gzip ({error}); the lines "
                                    "before it were ingested") from None

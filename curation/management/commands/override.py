@@ -13,7 +13,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("reference", metavar="REFERENCE_OBSERVATION_ID")
         parser.add_argument("--field", required=True, choices=list(VALUE_FIELDS))
-        parser.add_argument("--value", help="The new title, year or link (arXiv id or work id).")
+        parser.add_argument("--value", help="The new title, year, reference number or link (DOI, arXiv id or work id).")
         parser.add_argument("--reason", required=True)
         parser.add_argument("--curator", required=True, metavar="USERNAME")
 
@@ -28,11 +28,11 @@ class Command(BaseCommand):
             held = None
         if held is None:
             raise CommandError(f"no reference observation {reference}")
-        if field != OverrideField.NOT_A_WORK and value is None:
+        if field not in (OverrideField.NOT_A_WORK, OverrideField.CHECKED) and value is None:
             raise CommandError(f"--value is required for --field {field}")
         try:
             entry = apply_override(reference_id=held.pk, field=field,
-                                   value=True if field == OverrideField.NOT_A_WORK else value, reason=reason,
+                                   value=True if field in (OverrideField.NOT_A_WORK, OverrideField.CHECKED) else value, reason=reason,
                                    curator=user, expected_revision=revision_of(held.pk))
         except OverrideRefused as error:
             raise CommandError(" ".join(error.messages)) from None
