@@ -57,7 +57,7 @@ def test_the_schema_is_generated_without_a_warning(tmp_path):
 @pytest.mark.parametrize("path", ["/paper/2599.00001/citation-record.json", "/paper/2509.11076v9/citation-record.json",
                                   "/nothing.json", "/api/v1/papers/2599.00001.json"])
 def test_a_json_address_that_names_nothing_answers_json(client, path):
-    response = client.get(path)
+    response = client.get(path, follow=True)         # (a versioned id leads to the paper's address first)
     assert response.status_code == 404 and response["Content-Type"].startswith("application/json")
     assert response.json()["error"]["code"] == "not_found"
 

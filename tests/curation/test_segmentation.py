@@ -162,7 +162,7 @@ def test_the_last_reference_has_nothing_to_join(extracted, curator):
 
 
 def test_a_stale_page_and_a_replaced_list_are_refused(extracted, curator, other_curator):
-    apply_override(reference_id=extracted[2].pk, field="year", value="2020", reason="From the PDF",
+    apply_override(reference_id=extracted[2].pk, field="year", value="2018", reason="From the PDF",
                    curator=other_curator, expected_revision=0)
     with pytest.raises(StaleRevision):
         split(extracted[2], curator, "Mohammad Shoeybi", revision=0)
