@@ -22,16 +22,19 @@ def newer_list(extraction: ReferenceExtraction) -> ReferenceExtraction | None:
             .order_by("-observed_at", "-id").first())
 
 
+# Every field of an entry a carried copy repeats: all but its identity, the reference it is on, what
+# it carries, and when it was written (a new field of the model is carried without a change here).
+_CARRIED_FIELDS = tuple(f.attname for f in Override._meta.concrete_fields
+                        if f.name not in ("id", "reference", "carried_from", "withdraws", "created_at"))
+
+
 def carry_overrides(successors: dict, in_force: QuerySet, now) -> list[Override]:
     """Copy the entries in force (`in_force`, over the old list) onto the successors of their
     references (`successors`: old reference id -> new reference); returns the entries left behind
     on references that have no successor here (their values were about another text)."""
     entries = list(in_force.order_by("id"))
-    copies = [Override(reference=successors[entry.reference_id], field=entry.field, action=entry.action,
-                       value_text=entry.value_text, value_year=entry.value_year, link_paper_id=entry.link_paper_id,
-                       link_work_id=entry.link_work_id, previous_text=entry.previous_text,
-                       previous_year=entry.previous_year, reason=entry.reason, curator_id=entry.curator_id,
-                       carried_from=entry, created_at=now)
+    copies = [Override(**{name: getattr(entry, name) for name in _CARRIED_FIELDS},
+                       reference=successors[entry.reference_id], carried_from=entry, created_at=now)
               for entry in entries if entry.reference_id in successors]
     Override.objects.bulk_create(copies)
     return [entry for entry in entries if entry.reference_id not in successors]

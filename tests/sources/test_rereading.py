@@ -126,6 +126,19 @@ def test_a_curators_override_carries_over_to_the_list_read_again(listed, curator
     assert titles()[1] == "The title as printed"
 
 
+def test_every_kind_of_override_carries_over_with_its_value(listed, curator):
+    old = PaperReference.objects.get(extraction=listed, reference_index=1)
+    for field, value in (("index", "7"), ("checked", "")):
+        apply_override(reference_id=old.pk, field=field, value=value, reason="as printed", curator=curator,
+                       expected_revision=revision_of(old.pk))
+    reread_papers(paper_ids=[listed.paper_version.paper_id])
+    new = PaperReference.objects.get(derived_from=old)
+    carried = {entry.field: entry for entry in Override.objects.in_force().filter(reference=new)}
+    assert set(carried) == {"index", "checked"} and carried["index"].value_index == 7
+    outbound = build_record(arxiv_id="2501.00001").record["outbound"]
+    assert [o["citation"]["reference_index"] for o in outbound] == [2, 7]
+
+
 def test_a_curator_working_on_the_old_list_is_told_it_was_read_again(listed, curator):
     old = PaperReference.objects.get(extraction=listed, reference_index=1)
     revision = revision_of(old.pk)
