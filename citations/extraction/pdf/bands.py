@@ -19,7 +19,9 @@ def split_bands(words: list[TextWord], size: PageSize) -> list[tuple[list[TextWo
     """[(words of a band, its gutter (start, end) or None)], top band first."""
     lo, hi = int(size.width * 0.3), int(size.width * 0.7)
     full = (1 << (hi - lo + 1)) - 1
-    needed = max(6, round(0.9 * statistics.median(w.size for w in words)))
+    # A gutter is 0.9 em wide at least; on the grid of whole points a word covers every point it
+    # touches, so an empty strip of g points leaves only g - 1 of them free whatever its offset.
+    needed = max(6, round(0.9 * statistics.median(w.size for w in words))) - 1
     rows = group_lines(words, -1, keep_words=True)
 
     def free(row) -> int:
