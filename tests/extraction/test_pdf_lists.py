@@ -3,7 +3,9 @@
 The helpers are those of tests/extraction/test_pdf_layouts.py; bench/real_pdfs.py measures the
 same classes on real papers, which cannot be committed.
 """
-from citations.extraction.pdf_references import extract_references
+import pytest
+
+from citations.extraction.pdf_references import PdfRefused, extract_references
 from tests.extraction.test_pdf_layouts import _width, hand_pdf
 
 # --- columns found per region of the page ----------------------------------------------------------
@@ -24,3 +26,51 @@ def test_a_gutter_just_wider_than_the_least_is_found_under_a_float():
     placed += [(310.6, 658 - 12 * k, text) for k, text in enumerate(right)]
     result = extract_references(hand_pdf(placed))
     assert [r.raw_text for r in result.references] == refs
+
+
+# --- an author-year list without a heading ---------------------------------------------------------
+
+BODY = [f"Sentence {i} of the body says what the study found and why it matters to the field."
+        for i in range(12)]
+AUTHOR_YEAR = [("Curtin, R. R., Cline, J. R., Slagle, N. P., March, W. B., Ram, P., Mehta,",
+                "N. A., Gray, A. G., 2013. mlpack: A scalable C++ machine learning library."),
+               ("Feng, Y., Modi, C., Jul. 2016. A fast algorithm for identifying Friends-of-",
+                "Friends halos. ArXiv e-prints."),
+               ("Foreman-Mackey, D., Hogg, D. W., Lang, D., Goodman, J., Mar. 2013.",
+                "emcee: The MCMC Hammer. PASP 125, 306-312."),
+               ("van der Berg, A., 2019. A study of the last case.", None)]
+
+
+def _hanging(entries, top: float) -> list[tuple[float, float, str]]:
+    placed, y = [], top
+    for first, second in entries:
+        placed.append((72, y, first))
+        y -= 12
+        if second:
+            placed.append((84, y, second))
+            y -= 12
+        y -= 4
+    return placed
+
+
+def test_an_author_year_list_after_an_empty_section_without_a_heading_is_the_list():
+    # elsarticle with the heading left out: an empty "Acknowledgements", then the entries.
+    placed = [(72, 740 - 12 * k, text) for k, text in enumerate(BODY)] + [(72, 580, "Acknowledgements")]
+    placed += _hanging(AUTHOR_YEAR, 556)
+    placed += [(84, 250, "3 Another option would be a library written elsewhere: see its site.", 7)]
+    result = extract_references(hand_pdf(placed, size=9))
+    assert result.heading is None
+    assert [r.raw_text for r in result.references] == [
+        first + ("" if first.endswith("-") else " ") + second if second else first for first, second in AUTHOR_YEAR]
+
+
+def test_names_with_commas_in_the_body_are_no_list():
+    # Paragraphs may begin "Smith, J." too, but they do not hang under it nor follow one another.
+    lines = [f"Smith, J. and others found in {2000 + k} that case {k} holds when the field is weak" for k in range(3)]
+    placed = []
+    y = 740
+    for k, line in enumerate(lines):
+        placed += [(72, y, line), (72, y - 12, "and the strong case follows from it by the same argument.")]
+        y -= 30
+    with pytest.raises(PdfRefused, match="no run of entries beginning 'Surname, A.'"):
+        extract_references(hand_pdf(placed + [(72, y - 12 * k, text) for k, text in enumerate(BODY)], size=9))

@@ -30,12 +30,16 @@ def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
 
     Without a heading (a letter's numbered notes and references after the text, as in Physical
     Review Letters), the last run of lines labelled [1], [2], ... (or 1., 2., ...) counting up
-    from 1 is the list; the heading returned is then None and the region not empty.
+    from 1 is the list, or else the last run of author-year entries ("Surname, A., ... 2013." with
+    a hanging indent; an empty section such as "Acknowledgements" may stand above it); the
+    heading returned is then None and the region not empty.
     """
     start = next((i for i in range(len(lines) - 1, -1, -1)
                   if _is_references_heading(lines[i].text) and not _in_contents(lines, i)), None)
     if start is None:
         first = _unheaded_list_start(lines)
+        if first is None:
+            first = _unheaded_author_year_start(lines)
         if first is None:
             return None, []
         return None, _until_appendix(lines[first:])
@@ -93,6 +97,47 @@ def _unheaded_list_start(lines: list[Line]) -> int | None:
             # list is that section's.
             return None if i and _is_heading(lines[i - 1], lines[i]) else i
     return None
+
+
+# How an author-year entry begins: "Curtin, R. R.,", "Foreman-Mackey, D.,", "van der Berg, A.".
+_SURNAME_FIRST = re.compile(
+    r"^(?:(?:van|von|de|der|den|da|di|du|del|le|la)\s+)*[A-Z\u00c0-\u024f][\w'’\u00c0-\u024f-]+"
+    r"(?:\s+[A-Z][\w'’-]+)?,\s+[A-Z\u00c0-\u024f]\.")
+_YEAR = re.compile(r"\b(?:1[6-9]|20)\d\d[a-z]?\b")
+MIN_UNHEADED_ENTRIES = 3
+
+
+def _unheaded_author_year_start(lines: list[Line]) -> int | None:
+    """Where the last run of author-year entries without a heading starts (at least three, in the
+    latter half of the document), or None.
+
+    An entry is a line at its column's left edge that begins "Surname, A." and the lines of the
+    same type size indented under it (a hanging indent), a year among them; body text has no such
+    run: its paragraphs do not begin with a name and a comma, nor hang.
+    """
+    def starts(line: Line) -> bool:
+        return line.x0 - line.left < 0.5 * line.size and bool(_SURNAME_FIRST.match(line.text.strip()))
+
+    def hangs(line: Line, first: Line) -> bool:
+        return 0.5 * first.size < line.x0 - line.left < 4 * first.size and abs(line.size - first.size) < 0.15 * first.size
+
+    found, i = None, 0
+    while i < len(lines):
+        if not starts(lines[i]):
+            i += 1
+            continue
+        run_start, entries, j = i, 0, i
+        while j < len(lines) and starts(lines[j]):
+            k = j + 1
+            while k < len(lines) and hangs(lines[k], lines[j]):
+                k += 1
+            if not _YEAR.search(" ".join(ln.text for ln in lines[j:k])):
+                break
+            entries, j = entries + 1, k
+        if entries >= MIN_UNHEADED_ENTRIES:
+            found = run_start
+        i = max(j, i + 1)
+    return found if found is not None and found > len(lines) // 2 else None
 
 
 def _is_heading(line: Line, following: Line) -> bool:
