@@ -74,3 +74,52 @@ def test_names_with_commas_in_the_body_are_no_list():
         y -= 30
     with pytest.raises(PdfRefused, match="no run of entries beginning 'Surname, A.'"):
         extract_references(hand_pdf(placed + [(72, y - 12 * k, text) for k, text in enumerate(BODY)], size=9))
+
+
+# --- footnotes --------------------------------------------------------------------------------------
+
+
+def test_a_footnote_in_larger_type_than_the_list_at_a_columns_foot_is_no_reference():
+    # A&A sets its list in 8 points and a footnote of the text in 9, under a 6-point marker, at
+    # the foot of the left column; the list runs on in the right column.
+    refs = [(f"Author{i}, A., Writer, B., & Scribe, C. 20{10 + i}, The Astrophysical", f"Journal, {i}01, {i}")
+            for i in range(1, 11)]
+
+    def column(x: float, entries) -> list:
+        rows = [(x + (8 if k else 0), text) for first, second in entries for k, text in enumerate((first, second))]
+        return [(left, 676 - 9 * k, text, 8) for k, (left, text) in enumerate(rows)]
+
+    placed = [(36, 740 - 11 * k, f"Left column text line {k} of the body of the paper.", 9) for k in range(4)]
+    placed.append((36, 690, "References", 9))
+    placed += column(36, refs[:5]) + [(38, 570, "2", 6), (46, 566, "https://github.com/someone/some-code/", 9)]
+    placed += column(320, refs[5:])
+    result = extract_references(hand_pdf(placed))
+    assert [r.raw_text for r in result.references] == [f"{first} {second}" for first, second in refs]
+
+
+# --- grouped entries (JHEP, JCAP) ---------------------------------------------------------------
+
+GROUP = ["ATLAS collaboration, Observation of a new particle, Phys. Lett. B 716 (2012) 1 [arXiv:1207.7214];",
+         "CMS collaboration, Observation of a new boson, Phys. Lett. B 716 (2012) 30 [arXiv:1207.7235];",
+         "G. Aad et al., Combined measurement of the Higgs boson mass, Phys. Rev. Lett. 114 (2015) 191803."]
+
+
+@pytest.mark.parametrize("labels", ["right-aligned", "flush-left"])
+def test_a_grouped_entry_is_one_reference_without_its_label(labels):
+    # JHEP's hand-grouped \bibitem "[2] a; b; c", each work on a line of its own at the indent
+    # after the right-aligned labels: the .bbl holds one entry, which ingest_source stores.
+    works = [f"A. Author{i}, A study of case {i}, J. High Energy Phys. {i:02d} (20{10 + i}) {i}01." for i in range(1, 13)]
+    lines = []
+    for i, work in enumerate(works, start=1):
+        for k, text in enumerate(GROUP if i == 2 else [work]):
+            lines.append((i if k == 0 else None, text))
+    placed = [(72, 740 - 11 * k, text) for k, text in enumerate(BODY[:4])] + [(72, 690, "References")]
+    for row, (label, text) in enumerate(lines):
+        y = 672 - 11 * row
+        if label:
+            placed.append((92 - _width(f"[{label}]", 8) if labels == "right-aligned" else 72, y, f"[{label}]"))
+        placed.append((96, y, text))
+    result = extract_references(hand_pdf(placed, size=8))
+    expected = list(works)
+    expected[1] = " ".join(GROUP)
+    assert [(r.index, r.raw_text) for r in result.references] == list(enumerate(expected, start=1))

@@ -218,22 +218,24 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
 
 
 def _without_footnotes(region: list[Line]) -> list[Line]:
-    """The region without the footnotes at the foot of its pages: lines in smaller type than the
-    list, after a gap, at the bottom of a page (a footnote of the text that runs on beside the
-    list would otherwise end the reference above it)."""
+    """The region without the footnotes at the foot of its pages and columns: lines in other type
+    than the list, the first of them smaller, after a gap (a footnote of the text that runs on
+    beside the list would otherwise end the reference above it)."""
     if len(region) < 3:
         return region
     usual = statistics.median(ln.size for ln in region)
     dropped = set()
     for i in range(len(region)):
-        last_of_page = i + 1 == len(region) or region[i + 1].page != region[i].page
-        if not last_of_page:
+        place = (region[i].page, region[i].column)
+        if i + 1 < len(region) and (region[i + 1].page, region[i + 1].column) == place:
             continue
         j = i
-        while j > 0 and region[j].page == region[i].page and region[j].size < 0.9 * usual:
+        # A footnote's text may be larger than a list in small type (A&A: 9 points under 8); its
+        # first line, or the marker before it, is smaller: an appendix heading is not.
+        while j > 0 and (region[j].page, region[j].column) == place and abs(region[j].size - usual) > 0.1 * usual:
             j -= 1
-        # region[j] is the list's last line on the page; j+1..i the small lines below it.
-        if j < i and region[j].page == region[i].page and region[j].column == region[j + 1].column \
+        # region[j] is the list's last line in the column; j+1..i the lines below it in other type.
+        if j < i and (region[j].page, region[j].column) == place and region[j + 1].size < 0.9 * usual \
                 and region[j].bottom - region[j + 1].bottom > 1.5 * usual:
             dropped.update(range(j + 1, i + 1))
     return [ln for k, ln in enumerate(region) if k not in dropped]
