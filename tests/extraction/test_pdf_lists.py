@@ -28,6 +28,35 @@ def test_a_gutter_just_wider_than_the_least_is_found_under_a_float():
     assert [r.raw_text for r in result.references] == refs
 
 
+def test_lines_tex_could_not_justify_do_not_make_a_column():
+    # Three lines of a one-column list spread by TeX around a long word (a DOI) leave a strip
+    # empty in the middle; the words after it start anywhere, as a right column's never do.
+    refs = [f"[{i}] Author{i}, A., Writer, B., 2014. A study of case {i}. Rev. Phys. {i}, 4{i}." for i in range(1, 10)]
+    placed = [(72, 740 - 14 * k, text[:60]) for k, text in enumerate(BODY[:4])] + [(72, 680, "References")]
+    rows = [(72, text) for text in refs[:3]]
+    rows += [(72, "[4] Feigelson, E.D., Babu, G.J., 2012. Modern Statistical Methods"),
+             (90, "for Astronomy: With R Applications."), (338, "Cambridge University Press."),
+             (90, "doi:10.1017/CBO9781139015653."),
+             (72, "[5] Figueiredo, V.M.F., 2026."), (352, "Nisa Radial Control Unit"),
+             (90, "Battery. Zenodo software"), (345, "release, version 1.1.0 of it.")]
+    rows += [(72, text) for text in refs[5:]]
+    y, previous = 666, None
+    for x, text in rows:
+        # Words of one line beside each other: the second part shares the first's baseline.
+        if x > 300:
+            placed.append((x, previous, text))
+            continue
+        placed.append((x, y, text))
+        previous, y = y, y - 14
+    result = extract_references(hand_pdf(placed, size=12))
+    texts = [r.raw_text for r in result.references]
+    assert texts[3] == ("Feigelson, E.D., Babu, G.J., 2012. Modern Statistical Methods for Astronomy: "
+                        "With R Applications. Cambridge University Press. doi:10.1017/CBO9781139015653.")
+    assert texts[4] == ("Figueiredo, V.M.F., 2026. Nisa Radial Control Unit Battery. Zenodo software release, "
+                        "version 1.1.0 of it.")
+    assert len(texts) == 9
+
+
 # --- an author-year list without a heading ---------------------------------------------------------
 
 BODY = [f"Sentence {i} of the body says what the study found and why it matters to the field."
