@@ -57,6 +57,36 @@ def test_lines_tex_could_not_justify_do_not_make_a_column():
     assert len(texts) == 9
 
 
+# --- the list's end: appendices ------------------------------------------------------------------
+
+
+def test_an_appendix_in_larger_type_than_the_list_ends_it_however_long_it_is():
+    # imsart: the list in 9 points, then pages of appendix in 11 under "APPENDIX A: OVERVIEW".
+    authors = [f"AUTHOR{i}, A. and WRITER, B. (2019). A study of case {i}. Journal of Things {i} {i}1-{i}9."
+               for i in range(1, 7)]
+    placed = [(72, 740 - 11 * k, text, 9) for k, text in enumerate(BODY[:3] + ["REFERENCES"] + authors)]
+    placed.append((150, 620, "APPENDIX A: OVERVIEW OF APPENDIX", 11))
+    placed += [(72, 600 - 13 * k, f"Appendix text line {k} says how the proofs of the paper go on.", 11)
+               for k in range(40)]
+    result = extract_references(hand_pdf(placed))
+    assert [r.raw_text for r in result.references] == authors
+
+
+def test_a_chinese_appendix_heading_ends_the_list():
+    from citations.extraction.pdf.model import Line
+    from citations.extraction.pdf.section import reference_region
+
+    def line(text: str, y: float, size: float = 10.9) -> Line:
+        return Line(page=1 if y > 0 else 2, column=0, x0=71, x1=500, bottom=abs(y), size=size, bold=False,
+                    text=text, left=71, right=526)
+
+    lines = [line("References", 700, 14.3)] + [line(f"[{i}] A. Author. Title {i}. Nature, 2025.", 680 - 14 * i)
+                                               for i in range(1, 6)]
+    lines += [line("A 附录: 核心概念操作化 (精简)", -756, 14.3), line("代价敏感性测量: 通过控制代价", -730)]
+    heading, region = reference_region(lines)
+    assert [ln.text for ln in region] == [ln.text for ln in lines[1:6]]
+
+
 # --- an author-year list without a heading ---------------------------------------------------------
 
 BODY = [f"Sentence {i} of the body says what the study found and why it matters to the field."

@@ -11,12 +11,13 @@ _SECTION_NAMES = (
 )
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,5}|[A-Z])\.?\s*)"
 _REFERENCES_HEADING = re.compile(rf"^{_NUMBERING}?(?:{_SECTION_NAMES})(?:\s+\d{{1,2}})?\s*[.:]?$", re.IGNORECASE)
+LIST_SAMPLE = 5
 _APPENDIX_WORD = re.compile(
     r"^(?:appendix|appendices|supplementary|supplemental)\b"
     r"(?:\s+(?:[A-Z0-9]{1,3}|materials?|information))?\s*[.:]?$", re.IGNORECASE)
 _APPENDIX_HEADING = re.compile(
-    r"^(?:(?:appendix|appendices|supplementary\s+(?:materials?|information)|supplemental\s+materials?)\b|"
-    r"[A-Z](?:\.\d+)*\.?\s+[A-Z][a-z])", re.IGNORECASE)
+    r"^(?:(?:appendix|appendices|supplementary\s+(?:materials?|information)|supplemental\s+materials?|anhang|"
+    r"annexe)\b|[A-Z](?:\.\d+)*\.?\s+(?:[A-Z][a-z]|附录|付録)|附录|付録)", re.IGNORECASE)
 
 
 def _is_references_heading(text: str) -> bool:
@@ -64,7 +65,9 @@ def _until_appendix(region: list[Line]) -> list[Line]:
     region = _without_foreign_blocks(_without_footnotes(_without_captions(region)))
     if not region:
         return region
-    usual = statistics.median(ln.size for ln in region)
+    # The list's own type, from its first lines: an appendix of many pages after it, in larger
+    # type, would otherwise set the median and its heading would not stand out.
+    usual = statistics.median(ln.size for ln in region[:LIST_SAMPLE])
     for i, line in enumerate(region):
         text = line.text.strip()
         # A line "A  Proof of ..." may as well begin a reference ("A. Smith"): a heading stands out.
