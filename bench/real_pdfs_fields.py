@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from real_pdfs import DEFAULT_DIR, gold_references, match, pith_strings  # noqa: E402
+from real_pdfs import DEFAULT_DIR, gold_references, match, pith_strings
 
 TITLE_RATIO = 90.0
 

@@ -84,6 +84,7 @@ def test_a_chinese_appendix_heading_ends_the_list():
                                                for i in range(1, 6)]
     lines += [line("A 附录: 核心概念操作化 (精简)", -756, 14.3), line("代价敏感性测量: 通过控制代价", -730)]
     heading, region = reference_region(lines)
+    assert heading == "References"
     assert [ln.text for ln in region] == [ln.text for ln in lines[1:6]]
 
 
