@@ -72,6 +72,17 @@ def test_an_appendix_in_larger_type_than_the_list_ends_it_however_long_it_is():
     assert [r.raw_text for r in result.references] == authors
 
 
+def test_a_sentence_ending_on_the_word_literature_is_no_heading():
+    # An appendix after the list wraps "... as is usual in the" / "literature." onto a line alone;
+    # the last references heading is the list's, not that line.
+    refs = [f"[{i}] A. Author{i}, A study of case {i}, Phys. Rev. {i} (2019)." for i in range(1, 6)]
+    lines = BODY[:4] + ["References"] + refs + ["", "Appendix A", "The proof goes as the one of the main text, as is usual in the",
+                                             "literature.", "The second step bounds the remaining terms."]
+    result = extract_references(hand_pdf([(72, 740 - 12 * k, text) for k, text in enumerate(lines)], size=9))
+    assert result.heading == "References"
+    assert [r.raw_text for r in result.references] == [text[4:] for text in refs]
+
+
 def test_a_chinese_appendix_heading_ends_the_list():
     from citations.extraction.pdf.model import Line
     from citations.extraction.pdf.section import reference_region

@@ -22,6 +22,9 @@ _APPENDIX_HEADING = re.compile(
 
 def _is_references_heading(text: str) -> bool:
     text = " ".join(text.split())
+    # "literature." alone on a line ends a sentence wrapped there; a heading begins with a capital.
+    if text[:1].islower():
+        return False
     # Small capitals come out letter-spaced: "R EFERENCES".
     return bool(_REFERENCES_HEADING.match(text) or _REFERENCES_HEADING.match(text.replace(" ", "")))
 
