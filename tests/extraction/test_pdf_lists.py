@@ -57,6 +57,24 @@ def test_lines_tex_could_not_justify_do_not_make_a_column():
     assert len(texts) == 9
 
 
+# --- a numbered list without a heading -----------------------------------------------------------
+
+
+def test_the_numbered_points_of_an_argument_are_no_reference_list():
+    # A paper without references ends on "1. ... 2. ... 3. ...": undated points, not references.
+    points = [f"{k}. Point {k} of the argument holds because the field is weak in case {k}." for k in range(1, 8)]
+    with pytest.raises(PdfRefused, match="no reference section found"):
+        extract_references(hand_pdf([(72, 740 - 12 * k, text) for k, text in enumerate(BODY + points)], size=9))
+
+
+def test_a_dated_list_numbered_1_2_3_without_a_heading_is_the_list():
+    refs = [f"A. Author{k}, B. Writer, A study of case {k}. Nature {k}0, {k}1 (20{10 + k})." for k in range(1, 8)]
+    lines = BODY + [f"{k}. {text}" for k, text in enumerate(refs, start=1)]
+    result = extract_references(hand_pdf([(72, 740 - 12 * k, text) for k, text in enumerate(lines)], size=9))
+    assert result.heading is None
+    assert [r.raw_text for r in result.references] == refs
+
+
 # --- the list's end: appendices ------------------------------------------------------------------
 
 

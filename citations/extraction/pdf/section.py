@@ -90,15 +90,19 @@ def _unheaded_list_start(lines: list[Line]) -> int | None:
         if not _FIRST_LABEL.match(lines[i].text):
             continue
         bracketed = lines[i].text.lstrip().startswith("[")
-        expected, found = 2, 1
-        for line in lines[i + 1:]:
-            match = _ANY_LABEL.match(line.text)
+        expected, labelled = 2, [i]
+        for k in range(i + 1, len(lines)):
+            match = _ANY_LABEL.match(lines[k].text)
             if match and bool(match.group(1)) == bracketed and int(match.group(1) or match.group(2)) == expected \
-                    and abs(line.x0 - lines[i].x0) < 3 * line.size:
+                    and abs(lines[k].x0 - lines[i].x0) < 3 * lines[k].size:
                 expected += 1
-                found += 1
-        # "1." also numbers a list in the text: the list must be longer and in the latter half.
-        if found >= 3 if bracketed else (found >= 5 and i > len(lines) // 2):
+                labelled.append(k)
+        found = len(labelled)
+        # "1." also numbers a list in the text: the list must be longer, in the latter half, and
+        # most of its items dated, as references are and the points of an argument are not.
+        ends = [min(end, k + 4) for k, end in zip(labelled, labelled[1:] + [len(lines)])]
+        dated = sum(1 for k, end in zip(labelled, ends) if _YEAR.search(" ".join(ln.text for ln in lines[k:end])))
+        if found >= 3 if bracketed else (found >= 5 and i > len(lines) // 2 and dated >= 0.5 * found):
             # Under another section's heading ("Further reading", "Data availability") a numbered
             # list is that section's.
             return None if i and _is_heading(lines[i - 1], lines[i]) else i
