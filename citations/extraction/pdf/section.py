@@ -80,6 +80,7 @@ def _until_appendix(region: list[Line]) -> list[Line]:
     return region
 
 
+_YEAR = re.compile(r"\b(?:1[6-9]|20)\d\d[a-z]?\b")
 _FIRST_LABEL = re.compile(r"^\s*(?:\[1\]|1\.(?=\s|[A-Z]))\s*\S")
 _ANY_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|[A-Z]))")
 
@@ -113,7 +114,6 @@ def _unheaded_list_start(lines: list[Line]) -> int | None:
 _SURNAME_FIRST = re.compile(
     r"^(?:(?:van|von|de|der|den|da|di|du|del|le|la)\s+)*[A-Z\u00c0-\u024f][\w'’\u00c0-\u024f-]+"
     r"(?:\s+[A-Z][\w'’-]+)?,\s+[A-Z\u00c0-\u024f]\.")
-_YEAR = re.compile(r"\b(?:1[6-9]|20)\d\d[a-z]?\b")
 MIN_UNHEADED_ENTRIES = 3
 
 
