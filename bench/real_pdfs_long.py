@@ -8,7 +8,7 @@ page count is not passed, each whole so that the document ends with a reference 
 thesis does. Each document, and each of the set's three longest papers, is read by
 extract_references in a child process under /usr/bin/time -v: printed are its wall time, CPU
 time and maximum resident set size (the interpreter and its imports included: the first row,
-a one-page PDF, is that floor), and the number of references found.
+the set's shortest paper, is about that floor), and the number of references found.
 """
 import argparse
 import re
