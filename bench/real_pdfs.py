@@ -1,6 +1,6 @@
 """Benchmark: reference lists out of REAL PDFs, each next to the .bbl it was compiled with.
 
-    python bench/real_pdfs.py [--real DIR] [--only SLUG] [--no-refextract] [--details]
+    python bench/real_pdfs.py [--real DIR] [--only SLUG] [--no-refextract] [--details] [--bodies]
 
 The set (built by hand from public repositories under permissive licences; see
 bench/real_pdfs/SOURCE.md and manifest.json, which say where every paper comes from so that a
@@ -184,6 +184,31 @@ def total(name: str, results: list[Result]) -> str:
             f"sum {sum(times):.1f} s; Python heap peak max {max(r.peak for r in results) / 2**20:.1f} MB")
 
 
+def bodies(papers: list[Path]):
+    """What a paper without a reference list gives: its body, the pages before its list, read alone
+    (a list found there is a false one; the refusal is right)."""
+    from citations.extraction.pdf_references import PdfRefused, extract_references, read_words, references_from_words
+
+    false = 0
+    for folder in papers:
+        data = (folder / "paper.pdf").read_bytes()
+        try:
+            first = min(r.page for r in extract_references(data).references)
+        except PdfRefused:
+            continue
+        words, sizes = read_words(data)
+        body = [w for w in words if w.page < first]
+        if not body:
+            continue
+        try:
+            found = references_from_words(body, sizes[:first - 1])
+        except PdfRefused:
+            continue
+        false += 1
+        print(f"{folder.name}: {len(found.references)} found after {found.heading!r}: {found.references[0].raw_text[:60]}")
+    print(f"bodies read without their lists: {len(papers)} papers, {false} gave a list")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--real", type=Path, default=DEFAULT_DIR, help="folder of <slug>/paper.pdf + paper.bbl")
@@ -191,6 +216,8 @@ def main():
     parser.add_argument("--no-refextract", action="store_true")
     parser.add_argument("--details", action="store_true", help="print the unmatched entries")
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc pass")
+    parser.add_argument("--bodies", action="store_true",
+                        help="read each paper's pages before its list's first page: a list found there is false")
     args = parser.parse_args()
 
     papers = sorted(p for p in args.real.iterdir() if (p / "paper.pdf").exists() and (p / "paper.bbl").exists())
@@ -198,6 +225,9 @@ def main():
         papers = [p for p in papers if p.name in args.only]
     if not papers:
         sys.exit(f"no papers under {args.real}: see bench/real_pdfs/SOURCE.md to rebuild the set")
+    if args.bodies:
+        bodies(papers)
+        return
     pith_strings((papers[0] / "paper.pdf").read_bytes())                 # warm up (imports)
     runs = {"pith": run(papers, lambda folder, data: pith_strings(data), memory=not args.no_memory)}
     if args.no_refextract:

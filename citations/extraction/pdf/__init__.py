@@ -26,7 +26,8 @@ def references_from_words(words: list[TextWord], sizes: list[PageSize]) -> PdfRe
     heading, region = reference_region(lines)
     if heading is None and not region:
         raise PdfRefused("no reference section found: no heading such as 'References' or 'Bibliography', "
-                         "and no list numbered [1], [2], ... or 1., 2., ...")
+                         "no list numbered [1], [2], ... or 1., 2., ..., "
+                         "and no run of entries beginning 'Surname, A.' with a year and a hanging indent")
     references = [
         PdfReference(index, text, page)
         for index, text, page in split_references(region, Vocabulary.of([ln.text for ln in lines]))

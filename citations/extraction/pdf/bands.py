@@ -19,7 +19,9 @@ def split_bands(words: list[TextWord], size: PageSize) -> list[tuple[list[TextWo
     """[(words of a band, its gutter (start, end) or None)], top band first."""
     lo, hi = int(size.width * 0.3), int(size.width * 0.7)
     full = (1 << (hi - lo + 1)) - 1
-    needed = max(6, round(0.9 * statistics.median(w.size for w in words)))
+    # A gutter is 0.9 em wide at least; on the grid of whole points a word covers every point it
+    # touches, so an empty strip of g points leaves only g - 1 of them free whatever its offset.
+    needed = max(6, round(0.9 * statistics.median(w.size for w in words))) - 1
     rows = group_lines(words, -1, keep_words=True)
 
     def free(row) -> int:
@@ -89,14 +91,20 @@ def _gutter(rows: list, strip: int, lo: int, needed: int, width: float) -> tuple
     if end - start + 1 < needed:
         return None
     left_x, right_x = lo + start, lo + end + 1
-    both = 0
+    starts = []
     for row in rows:
         left = [w for w in row if w.x1 <= left_x]
         right = [w for w in row if w.x0 >= right_x]
         if left and right and max(w.x1 for w in left) - min(w.x0 for w in left) > 0.2 * width \
                 and max(w.x1 for w in right) - min(w.x0 for w in right) > 0.2 * width:
-            both += 1
-    if both < MIN_ROWS:
+            starts.append(min(w.x0 for w in right))
+    if len(starts) < MIN_ROWS:
+        return None
+    # A right column's lines start at its edge (or at an indent); the gaps of a few lines that
+    # TeX could not justify, with words spread across one column, line up by chance and leave
+    # the words after them starting anywhere.
+    shared = max(sum(1 for other in starts if abs(other - x) < 1.0) for x in starts)
+    if shared < 2 or shared < 0.3 * len(starts):
         return None
     return float(left_x), float(right_x)
 

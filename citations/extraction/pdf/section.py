@@ -11,16 +11,20 @@ _SECTION_NAMES = (
 )
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,5}|[A-Z])\.?\s*)"
 _REFERENCES_HEADING = re.compile(rf"^{_NUMBERING}?(?:{_SECTION_NAMES})(?:\s+\d{{1,2}})?\s*[.:]?$", re.IGNORECASE)
+LIST_SAMPLE = 5
 _APPENDIX_WORD = re.compile(
     r"^(?:appendix|appendices|supplementary|supplemental)\b"
     r"(?:\s+(?:[A-Z0-9]{1,3}|materials?|information))?\s*[.:]?$", re.IGNORECASE)
 _APPENDIX_HEADING = re.compile(
-    r"^(?:(?:appendix|appendices|supplementary\s+(?:materials?|information)|supplemental\s+materials?)\b|"
-    r"[A-Z](?:\.\d+)*\.?\s+[A-Z][a-z])", re.IGNORECASE)
+    r"^(?:(?:appendix|appendices|supplementary\s+(?:materials?|information)|supplemental\s+materials?|anhang|"
+    r"annexe)\b|[A-Z](?:\.\d+)*\.?\s+(?:[A-Z][a-z]|附录|付録)|附录|付録)", re.IGNORECASE)
 
 
 def _is_references_heading(text: str) -> bool:
     text = " ".join(text.split())
+    # "literature." alone on a line ends a sentence wrapped there; a heading begins with a capital.
+    if text[:1].islower():
+        return False
     # Small capitals come out letter-spaced: "R EFERENCES".
     return bool(_REFERENCES_HEADING.match(text) or _REFERENCES_HEADING.match(text.replace(" ", "")))
 
@@ -30,12 +34,16 @@ def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
 
     Without a heading (a letter's numbered notes and references after the text, as in Physical
     Review Letters), the last run of lines labelled [1], [2], ... (or 1., 2., ...) counting up
-    from 1 is the list; the heading returned is then None and the region not empty.
+    from 1 is the list, or else the last run of author-year entries ("Surname, A., ... 2013." with
+    a hanging indent; an empty section such as "Acknowledgements" may stand above it); the
+    heading returned is then None and the region not empty.
     """
     start = next((i for i in range(len(lines) - 1, -1, -1)
                   if _is_references_heading(lines[i].text) and not _in_contents(lines, i)), None)
     if start is None:
         first = _unheaded_list_start(lines)
+        if first is None:
+            first = _unheaded_author_year_start(lines)
         if first is None:
             return None, []
         return None, _until_appendix(lines[first:])
@@ -60,7 +68,9 @@ def _until_appendix(region: list[Line]) -> list[Line]:
     region = _without_foreign_blocks(_without_footnotes(_without_captions(region)))
     if not region:
         return region
-    usual = statistics.median(ln.size for ln in region)
+    # The list's own type, from its first lines: an appendix of many pages after it, in larger
+    # type, would otherwise set the median and its heading would not stand out.
+    usual = statistics.median(ln.size for ln in region[:LIST_SAMPLE])
     for i, line in enumerate(region):
         text = line.text.strip()
         # A line "A  Proof of ..." may as well begin a reference ("A. Smith"): a heading stands out.
@@ -70,6 +80,7 @@ def _until_appendix(region: list[Line]) -> list[Line]:
     return region
 
 
+_YEAR = re.compile(r"\b(?:1[6-9]|20)\d\d[a-z]?\b")
 _FIRST_LABEL = re.compile(r"^\s*(?:\[1\]|1\.(?=\s|[A-Z]))\s*\S")
 _ANY_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?=\s|[A-Z]))")
 
@@ -80,19 +91,63 @@ def _unheaded_list_start(lines: list[Line]) -> int | None:
         if not _FIRST_LABEL.match(lines[i].text):
             continue
         bracketed = lines[i].text.lstrip().startswith("[")
-        expected, found = 2, 1
-        for line in lines[i + 1:]:
-            match = _ANY_LABEL.match(line.text)
+        expected, labelled = 2, [i]
+        for k in range(i + 1, len(lines)):
+            match = _ANY_LABEL.match(lines[k].text)
             if match and bool(match.group(1)) == bracketed and int(match.group(1) or match.group(2)) == expected \
-                    and abs(line.x0 - lines[i].x0) < 3 * line.size:
+                    and abs(lines[k].x0 - lines[i].x0) < 3 * lines[k].size:
                 expected += 1
-                found += 1
-        # "1." also numbers a list in the text: the list must be longer and in the latter half.
-        if found >= 3 if bracketed else (found >= 5 and i > len(lines) // 2):
+                labelled.append(k)
+        found = len(labelled)
+        # "1." also numbers a list in the text: the list must be longer, in the latter half, and
+        # most of its items dated, as references are and the points of an argument are not.
+        ends = [min(end, k + 4) for k, end in zip(labelled, labelled[1:] + [len(lines)])]
+        dated = sum(1 for k, end in zip(labelled, ends) if _YEAR.search(" ".join(ln.text for ln in lines[k:end])))
+        if found >= 3 if bracketed else (found >= 5 and i > len(lines) // 2 and dated >= 0.5 * found):
             # Under another section's heading ("Further reading", "Data availability") a numbered
             # list is that section's.
             return None if i and _is_heading(lines[i - 1], lines[i]) else i
     return None
+
+
+# How an author-year entry begins: "Curtin, R. R.,", "Foreman-Mackey, D.,", "van der Berg, A.".
+_SURNAME_FIRST = re.compile(
+    r"^(?:(?:van|von|de|der|den|da|di|du|del|le|la)\s+)*[A-Z\u00c0-\u024f][\w'’\u00c0-\u024f-]+"
+    r"(?:\s+[A-Z][\w'’-]+)?,\s+[A-Z\u00c0-\u024f]\.")
+MIN_UNHEADED_ENTRIES = 3
+
+
+def _unheaded_author_year_start(lines: list[Line]) -> int | None:
+    """Where the last run of author-year entries without a heading starts (at least three, in the
+    latter half of the document), or None.
+
+    An entry is a line at its column's left edge that begins "Surname, A." and the lines of the
+    same type size indented under it (a hanging indent), a year among them; body text has no such
+    run: its paragraphs do not begin with a name and a comma, nor hang.
+    """
+    def starts(line: Line) -> bool:
+        return line.x0 - line.left < 0.5 * line.size and bool(_SURNAME_FIRST.match(line.text.strip()))
+
+    def hangs(line: Line, first: Line) -> bool:
+        return 0.5 * first.size < line.x0 - line.left < 4 * first.size and abs(line.size - first.size) < 0.15 * first.size
+
+    found, i = None, 0
+    while i < len(lines):
+        if not starts(lines[i]):
+            i += 1
+            continue
+        run_start, entries, j = i, 0, i
+        while j < len(lines) and starts(lines[j]):
+            k = j + 1
+            while k < len(lines) and hangs(lines[k], lines[j]):
+                k += 1
+            if not _YEAR.search(" ".join(ln.text for ln in lines[j:k])):
+                break
+            entries, j = entries + 1, k
+        if entries >= MIN_UNHEADED_ENTRIES:
+            found = run_start
+        i = max(j, i + 1)
+    return found if found is not None and found > len(lines) // 2 else None
 
 
 def _is_heading(line: Line, following: Line) -> bool:
@@ -173,22 +228,24 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
 
 
 def _without_footnotes(region: list[Line]) -> list[Line]:
-    """The region without the footnotes at the foot of its pages: lines in smaller type than the
-    list, after a gap, at the bottom of a page (a footnote of the text that runs on beside the
-    list would otherwise end the reference above it)."""
+    """The region without the footnotes at the foot of its pages and columns: lines in other type
+    than the list, the first of them smaller, after a gap (a footnote of the text that runs on
+    beside the list would otherwise end the reference above it)."""
     if len(region) < 3:
         return region
     usual = statistics.median(ln.size for ln in region)
     dropped = set()
     for i in range(len(region)):
-        last_of_page = i + 1 == len(region) or region[i + 1].page != region[i].page
-        if not last_of_page:
+        place = (region[i].page, region[i].column)
+        if i + 1 < len(region) and (region[i + 1].page, region[i + 1].column) == place:
             continue
         j = i
-        while j > 0 and region[j].page == region[i].page and region[j].size < 0.9 * usual:
+        # A footnote's text may be larger than a list in small type (A&A: 9 points under 8); its
+        # first line, or the marker before it, is smaller: an appendix heading is not.
+        while j > 0 and (region[j].page, region[j].column) == place and abs(region[j].size - usual) > 0.1 * usual:
             j -= 1
-        # region[j] is the list's last line on the page; j+1..i the small lines below it.
-        if j < i and region[j].page == region[i].page and region[j].column == region[j + 1].column \
+        # region[j] is the list's last line in the column; j+1..i the lines below it in other type.
+        if j < i and (region[j].page, region[j].column) == place and region[j + 1].size < 0.9 * usual \
                 and region[j].bottom - region[j + 1].bottom > 1.5 * usual:
             dropped.update(range(j + 1, i + 1))
     return [ln for k, ln in enumerate(region) if k not in dropped]
