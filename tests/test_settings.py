@@ -68,6 +68,8 @@ MALFORMED = {
     "CELERY_TASK_TIME_LIMIT": ["1", "an hour"],
     "CELERY_TASK_SOFT_TIME_LIMIT": ["0", "-5"],
     "FILE_TASK_SECONDS": ["0", "2m"],
+    "PDF_READ_MEMORY_MB": ["64", "1G"],
+    "PDF_READ_SECONDS": ["0", "1m"],
     "LOG_LEVEL": ["LOUD", "10"],
 }
 # Read from the environment with no value refused: `manage.py check --deploy` judges the key.

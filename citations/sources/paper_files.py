@@ -106,7 +106,8 @@ def _reference_list(kind: str, arxiv_id: str, version: int, path: Path) -> tuple
             from citations.extraction.pdf_references import PdfRefused, extract_references
 
             try:
-                found = extract_references(path)
+                found = extract_references(path, memory_mb=settings.PDF_READ_MEMORY_MB,
+                                           seconds=settings.PDF_READ_SECONDS)
             except PdfRefused as error:
                 raise FileRefused(str(error)) from None
             entries = [(r.index, r.raw_text, r.page) for r in found.references]
