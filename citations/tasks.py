@@ -46,8 +46,14 @@ def resolve_chunk(chunk_id: int) -> dict:
     if not chunk.claim():
         return {"skipped": "already done"}
     ids = current_reference_ids(paper_ids=chunk.payload["paper_ids"])
-    summary = resolve_references(reference_ids=ids, pause=_pause)
-    counts = {"papers": len(chunk.payload["paper_ids"]), "references": len(ids), **summary.as_json()}
+    # A run after a lost worker goes on after the references an earlier run resolved and counted
+    # (ids in order: UUIDs, whose text sorts as they do).
+    through, _ = chunk.progress()
+    resolve_references(reference_ids=[i for i in ids if through is None or str(i) > through], pause=_pause,
+                       on_batch=lambda batch, part: chunk.add_progress(part.as_json(), through=str(batch[-1])))
+    _, summary = chunk.progress()
+    counts = {"papers": len(chunk.payload["paper_ids"]), "references": len(ids),
+              "states": {}, "written": 0, "unchanged": 0, **summary}
     chunk.complete(counts)
     return counts
 
