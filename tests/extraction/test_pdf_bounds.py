@@ -120,3 +120,35 @@ def test_a_bulk_run_refuses_the_bombs_and_reads_the_good_file(paper, gold, tmp_p
     job = Job.objects.get(kind="ingest_files")
     assert (job.state, job.counts["created"], job.counts["refused"]) == (JobState.SUCCEEDED, 1, 2)
     assert list(ReferenceExtraction.objects.values_list("paper_version__paper__arxiv_id", flat=True)) == [PAPER]
+
+
+@pytest.mark.celery_worker
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_celery_worker_refuses_the_bombs_and_lives_on_to_read_the_good_file(tmp_path):
+    """ingest_pdf --dir on a real worker (prefork, one pool process): the bombs are refused with their
+    sentences, the worker lives on, and the good file after them is read."""
+    from citations.sources.paper_files import PDF, plan_files
+    from tests.celery_worker import client_call, redis_url, running_worker, wait_until, worker_log
+    from tests.extraction.test_latex_references import raw_references
+
+    make_paper(PAPER, latest_version=2)
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    for arxiv_id, data in [("2101.00001", flate_bomb()), ("2101.00002", dense_pages())]:     # read first
+        make_paper(arxiv_id)
+        (folder / f"{arxiv_id}v1.pdf").write_bytes(data)
+    pdf_file(folder, [raw for _, raw in raw_references(PAPER, count=12)], name=f"{PAPER}v2.pdf")
+    job, _ = plan_files(kind=PDF, paths=sorted(folder.iterdir()))
+    broker = redis_url()
+    with running_worker(broker, env={"PDF_READ_MEMORY_MB": "256", "PDF_READ_SECONDS": "5"}) as worker:
+        # Enqueued by another process, configured for the broker as the command would be.
+        client_call(broker, "import django; django.setup()\n"
+                            "from citations.jobs.planning import enqueue_job\nfrom citations.models import Job\n"
+                            f"enqueue_job(Job.objects.get(pk={job.pk}))")
+        assert wait_until(lambda: Job.objects.get(pk=job.pk).done_chunks == 3, timeout=120), worker_log(worker)
+        assert worker.poll() is None
+    job.refresh_from_db()
+    assert (job.state, job.counts["created"], job.counts["refused"]) == (JobState.SUCCEEDED, 1, 2)
+    refusals = " ".join(job.counts["refusals"])
+    assert "this PDF needs more than the 256 MB" in refusals and "took longer than the 5 s" in refusals
