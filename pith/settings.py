@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "pith.middleware.RetryLostConnection",    # innermost: the first to see a view's exception
 ]
 
 ROOT_URLCONF = "pith.urls"
