@@ -36,8 +36,8 @@ class BatchWriter:
 
     def _done(self, plan: BatchPlan, referencing: int) -> None:
         for record in plan.back_dated:
-            line = self._lines[1].get(id(record)) or self._lines[0][id(record)]
-            self.report.reject(line, BACK_DATED)
+            lines = self._lines[1] if id(record) in self._lines[1] else self._lines[0]
+            self.report.reject(lines[id(record)], BACK_DATED)
         self.report.created.update(plan.counts)
         self.report.created["identifiers"] += len(plan.identifiers)
         self.report.unchanged += plan.unchanged
