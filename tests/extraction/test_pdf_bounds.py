@@ -84,6 +84,36 @@ def test_dense_pages_are_refused_past_the_time_a_pdf_may_take():
     assert time.monotonic() - started < 10
 
 
+def test_the_callers_own_time_limit_ends_the_child_too(monkeypatch):
+    """Celery's soft limit (FILE_TASK_SECONDS) raised in the task while it waits: no child is left reading."""
+    import signal
+    import subprocess
+
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    children = []
+
+    class Recorded(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            children.append(self)
+
+    def soft_limit(signum, frame):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(subprocess, "Popen", Recorded)
+    previous = signal.signal(signal.SIGALRM, soft_limit)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        with pytest.raises(SoftTimeLimitExceeded):
+            extract_references(dense_pages(), seconds=60)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    (child,) = children
+    assert child.returncode == -signal.SIGKILL
+
+
 def test_a_pdf_reads_the_same_in_the_child_as_in_this_process():
     from citations.extraction.pdf import words
 

@@ -35,18 +35,17 @@ def read_words_isolated(data: bytes, *, max_pages: int, max_page_characters: int
     must finish within seconds; PdfRefused with the bound that was passed, or with the reader's own refusal."""
     command = [sys.executable, "-m", __name__, str(max_pages), str(max_page_characters), str(memory_mb),
                str(int(seconds) + 1)]
-    child = subprocess.Popen(command, cwd=_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
-    try:
-        output, errors = child.communicate(data, timeout=seconds)
-    except subprocess.TimeoutExpired:
-        raise PdfRefused(f"reading this PDF took longer than the {seconds:g} s a PDF may take") from None
-    finally:
-        # A timeout, or the caller's own time limit (Celery's soft limit) raised while waiting:
-        # the child must not outlive the wait.
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    with subprocess.Popen(command, cwd=_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as child:
+        try:
+            output, errors = child.communicate(data, timeout=seconds)
+        except subprocess.TimeoutExpired:
+            raise PdfRefused(f"reading this PDF took longer than the {seconds:g} s a PDF may take") from None
+        finally:
+            # A timeout, or the caller's own time limit (Celery's soft limit) raised while waiting:
+            # the child must not outlive the wait.
+            if child.poll() is None:
+                child.kill()
     code = child.returncode
     if code == _MEMORY_EXIT or (code < 0 and -code in _CRASHES):
         raise PdfRefused(f"this PDF needs more than the {memory_mb:,} MB a PDF may use to be read")
