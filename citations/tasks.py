@@ -11,7 +11,7 @@ from citations.records.dumps import plan_dump, run_dump_chunk
 from citations.resolution.service import current_reference_ids, resolve_paper, resolve_references
 from citations.resolution.waiting import resolve_waiting_for_works
 from citations.sources.paper_files import run_file_chunk
-from citations.sources.rereading import reread_papers
+from citations.sources.rereading import RereadSummary, reread_papers
 from citations.standing.checks import check_works
 from citations.standing.sync import SyncFailed, source_input, sync_standing_source
 from citations.transparency.sequencer import publish_checkpoint
@@ -48,8 +48,14 @@ def resolve_chunk(chunk_id: int) -> dict:
     if not chunk.claim():
         return {"skipped": "already done"}
     ids = current_reference_ids(paper_ids=chunk.payload["paper_ids"])
-    summary = resolve_references(reference_ids=ids, pause=_pause)
-    counts = {"papers": len(chunk.payload["paper_ids"]), "references": len(ids), **summary.as_json()}
+    # A run after a lost worker goes on after the references an earlier run resolved and counted
+    # (ids in order: UUIDs, whose text sorts as they do).
+    through, _ = chunk.progress()
+    resolve_references(reference_ids=[i for i in ids if through is None or str(i) > through], pause=_pause,
+                       on_batch=lambda batch, part: chunk.add_progress(part.as_json(), through=str(batch[-1])))
+    _, summary = chunk.progress()
+    counts = {"papers": len(chunk.payload["paper_ids"]), "references": len(ids),
+              "states": {}, "written": 0, "unchanged": 0, **summary}
     chunk.complete(counts)
     return counts
 
@@ -61,7 +67,12 @@ def reread_chunk(chunk_id: int) -> dict:
     chunk = JobChunk.objects.get(pk=chunk_id)
     if not chunk.claim():
         return {"skipped": "already done"}
-    counts = {"papers": len(chunk.payload["paper_ids"]), **reread_papers(paper_ids=chunk.payload["paper_ids"]).as_json()}
+    # A run after a lost worker goes on after the lists an earlier run read and counted.
+    through, _ = chunk.progress()
+    reread_papers(paper_ids=chunk.payload["paper_ids"], after=through,
+                  on_list=lambda part, key: chunk.add_progress(part.as_json(), through=list(key)))
+    _, summary = chunk.progress()
+    counts = {"papers": len(chunk.payload["paper_ids"]), **RereadSummary().as_json(), **summary}
     chunk.complete(counts)
     return counts
 

@@ -1,6 +1,7 @@
 """Request hygiene before any view: bodies over the limit get 413, bodies that do not arrive in time
-408 (their connection's reading side shut), malformed ones 400, NUL characters in the query 400; and every response says how long the
-application took to make it (Server-Timing)."""
+408 (their connection's reading side shut), malformed ones 400, NUL characters in the query 400; every response says how long the
+application took to make it (Server-Timing); a read whose database connection was ended under it is
+run once more on a new one (RetryLostConnection)."""
 import socket
 import threading
 import time
@@ -8,6 +9,7 @@ from io import BytesIO
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError, connection
 from django.http import JsonResponse
 
 
@@ -24,6 +26,30 @@ class ServerTiming:
         response = self.get_response(request)
         response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
         return response
+
+
+class RetryLostConnection:
+    """A GET or HEAD whose database connection the server ended while it ran (a restart, a failover,
+    pg_terminate_backend: the connection's check at the request's start cannot see an end that comes
+    after it) is run once more on a new connection instead of answering 500. A read writes nothing,
+    so running it again is harmless; a write, or a request inside a transaction, is never run twice,
+    and an error on a connection still usable (a query's own error) is not a lost connection."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if (request.method not in ("GET", "HEAD") or not isinstance(exception, (OperationalError, InterfaceError))
+                or getattr(request, "_lost_connection_retried", False) or request.resolver_match is None
+                or connection.in_atomic_block or connection.is_usable()):
+            return None
+        connection.close()
+        request._lost_connection_retried = True
+        match = request.resolver_match
+        return match.func(request, *match.args, **match.kwargs)
 
 
 class RefuseLargeBodies:

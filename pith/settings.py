@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "pith.middleware.RetryLostConnection",    # innermost: the first to see a view's exception
 ]
 
 ROOT_URLCONF = "pith.urls"
@@ -247,6 +248,10 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 3600, minimum=2)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", CELERY_TASK_TIME_LIMIT - 60 if
                                       CELERY_TASK_TIME_LIMIT > 120 else CELERY_TASK_TIME_LIMIT - 1, minimum=1)
 FILE_TASK_SECONDS = env_int("FILE_TASK_SECONDS", 120, minimum=1)
+# A PDF's text is read in a child process held to this much address space and wall-clock time
+# (citations/extraction/pdf/isolated.py): a small compressed file can inflate to gigabytes.
+PDF_READ_MEMORY_MB = env_int("PDF_READ_MEMORY_MB", 1024, minimum=128)
+PDF_READ_SECONDS = env_int("PDF_READ_SECONDS", 60, minimum=1)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 # A message whose worker died unacknowledged goes back to the queue once visibility_timeout has

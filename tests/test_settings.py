@@ -73,6 +73,8 @@ MALFORMED = {
     "CELERY_TASK_TIME_LIMIT": ["1", "an hour"],
     "CELERY_TASK_SOFT_TIME_LIMIT": ["0", "-5"],
     "FILE_TASK_SECONDS": ["0", "2m"],
+    "PDF_READ_MEMORY_MB": ["64", "1G"],
+    "PDF_READ_SECONDS": ["0", "1m"],
     "LOG_LEVEL": ["LOUD", "10"],
 }
 # Read from the environment with no value refused: `manage.py check --deploy` judges the key.
@@ -259,11 +261,18 @@ def test_the_first_request_after_the_connection_was_killed_succeeds(api, setting
         assert _request(api).status_code == 200
         assert connection.connection.info.backend_pid != pid     # a new connection served it
 
-        # Without the health check the same sequence fails the request: the check is what saves it.
+        # Without the health check the request is still served: the read is run again on a new
+        # connection (pith.middleware.RetryLostConnection). Without either, it fails.
+        connection.health_check_enabled = False
+        pid = connection.connection.info.backend_pid
+        _terminate(pid)
+        assert _request(api).status_code == 200
+        assert connection.connection.info.backend_pid != pid
+        settings.MIDDLEWARE = [name for name in settings.MIDDLEWARE if name != "pith.middleware.RetryLostConnection"]
         connection.health_check_enabled = False
         _terminate(connection.connection.info.backend_pid)
         with pytest.raises(DatabaseError):
-            _request(api)
+            _request(api.__class__())       # a new client: one loads the middleware on its first request
     finally:
         connection.close()
         connection.settings_dict["CONN_MAX_AGE"] = 0

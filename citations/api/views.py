@@ -243,12 +243,7 @@ def health_with_slash(request):
 
 
 def _health(request):
-    database = broker = "ok"
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-    except Exception as error:  # noqa: BLE001 - any failure is "down", and says why
-        database = f"down: {type(error).__name__}"
+    database, broker = _database_status(), "ok"
     if settings.CELERY_TASK_ALWAYS_EAGER:
         broker = "eager (no broker: tasks run in the web process)"
     else:
@@ -267,3 +262,19 @@ def _health(request):
     return Response({"status": "ok" if healthy else "degraded", "database": database, "broker": broker,
                      "cache": cache},
                     status=status.HTTP_503_SERVICE_UNAVAILABLE if database != "ok" else status.HTTP_200_OK)
+
+
+def _database_status() -> str:
+    """"ok", or "down: <error>" when a fresh connection fails too: a connection the server ended
+    since it was last checked (a restart, pg_terminate_backend) is no outage, and a load balancer
+    told 503 would take a working process out."""
+    for attempt in (1, 2):
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+            return "ok"
+        except Exception as error:  # noqa: BLE001 - any failure is "down", and says why
+            if attempt == 2 or connection.in_atomic_block:
+                return f"down: {type(error).__name__}"
+            connection.close()
+    return "down"

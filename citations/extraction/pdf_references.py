@@ -31,8 +31,11 @@ words (figures in docs/performance.md): pdfminer.six is as accurate but several 
 gives only where each string starts. pypdfium2 gives every character's box, font size and weight,
 and is maintained. PyMuPDF (AGPL) and poppler (GPL) were not considered.
 
-PDFium is not safe to call from two threads at once, so one lock serialises extraction in a
-process (Celery's prefork workers are separate processes and do not wait on each other).
+PDFium runs in a child process held to MAX_MEMORY_MB of address space and MAX_SECONDS of wall-clock
+time (citations.extraction.pdf.isolated): a small Flate-compressed file can inflate to gigabytes
+inside PDFium before any count of ours runs. Past either bound the PDF is refused with a sentence and
+the caller's process is untouched. The commands and the workers pass the settings PDF_READ_MEMORY_MB
+and PDF_READ_SECONDS.
 """
 # The steps live in citations.extraction.pdf (one module a job); this module keeps the public
 # names its callers use, and the limits a test may lower.
@@ -40,6 +43,7 @@ from pathlib import Path
 
 from citations.extraction.pdf import references_from_words
 from citations.extraction.pdf import words as _words
+from citations.extraction.pdf.isolated import read_words_isolated
 from citations.extraction.pdf.joining import Vocabulary, is_word_break, join_lines
 from citations.extraction.pdf.model import (
     PageSize,
@@ -51,19 +55,25 @@ from citations.extraction.pdf.model import (
 
 MAX_PAGES = _words.MAX_PAGES
 MAX_BYTES = _words.MAX_BYTES
+MAX_MEMORY_MB = 1024
+MAX_SECONDS = 60
 
-__all__ = ["MAX_BYTES", "MAX_PAGES", "PageSize", "PdfReference", "PdfReferences", "PdfRefused", "TextWord",
+__all__ = ["MAX_BYTES", "MAX_MEMORY_MB", "MAX_PAGES", "MAX_SECONDS", "PageSize", "PdfReference", "PdfReferences", "PdfRefused", "TextWord",
            "Vocabulary", "extract_references", "is_word_break", "join_lines", "read_words",
            "references_from_words"]
 
 
-def extract_references(pdf: bytes | str | Path) -> PdfReferences:
+def extract_references(pdf: bytes | str | Path, *, memory_mb: int | None = None,
+                       seconds: float | None = None) -> PdfReferences:
     """The reference list of a PDF given as bytes or a path; PdfRefused says why there is none."""
     data = _words.read_bytes(pdf, MAX_BYTES)
-    words, sizes = read_words(data)
+    words, sizes = read_words(data, memory_mb=memory_mb, seconds=seconds)
     return references_from_words(words, sizes)
 
 
-def read_words(data: bytes) -> tuple[list[TextWord], list[PageSize]]:
-    """Every word of the PDF's text layer with its box, font size and weight, and the page sizes."""
-    return _words.read_words(data, MAX_PAGES)
+def read_words(data: bytes, *, memory_mb: int | None = None,
+               seconds: float | None = None) -> tuple[list[TextWord], list[PageSize]]:
+    """Every word of the PDF's text layer with its box, font size and weight, and the page sizes,
+    read in a child process of bounded memory and time (MAX_MEMORY_MB and MAX_SECONDS unless given)."""
+    return read_words_isolated(data, max_pages=MAX_PAGES, max_page_characters=_words.MAX_PAGE_CHARACTERS,
+                               memory_mb=memory_mb or MAX_MEMORY_MB, seconds=seconds or MAX_SECONDS)

@@ -118,7 +118,11 @@ class Job(models.Model):
 
 class JobChunk(models.Model):
     """A unit of a job's work. Done exactly once: a redelivered chunk may run again, but only the
-    run that flips it to done adds its counts to the job (see complete())."""
+    run that flips it to done adds its counts to the job (see complete()).
+
+    A chunk whose work is made of several transactions notes, in each of them, what that part did
+    and how far the chunk got (add_progress()): a run after a lost worker goes on from there, and
+    the counts it completes with cover every run, each part once, not only the last run."""
 
     job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="chunks")
     index = models.PositiveIntegerField()
@@ -143,6 +147,22 @@ class JobChunk(models.Model):
             Job.objects.filter(pk=self.job_id, state=JobState.QUEUED).update(state=JobState.RUNNING,
                                                                              started_at=timezone.now())
         return bool(claimed)
+
+    def add_progress(self, counts: dict, *, through) -> None:
+        """In the transaction of the part of the work it counts: that part's counts added to what the
+        chunk's runs did so far, and through, where the part ended (its last id, in the order the
+        chunk's work is done)."""
+        so_far = (JobChunk.objects.select_for_update().filter(pk=self.pk, done=False)
+                  .values_list("counts", flat=True).first())
+        if so_far is None:
+            return                  # done by another delivery meanwhile: its counts stand
+        JobChunk.objects.filter(pk=self.pk).update(counts={
+            "so_far": merge_counts(so_far.get("so_far", {}), counts), "through": through})
+
+    def progress(self) -> tuple[object, dict]:
+        """(where the earlier runs got to, or None, and what they did) of a chunk not done yet."""
+        stored = JobChunk.objects.filter(pk=self.pk).values_list("counts", flat=True).first() or {}
+        return stored.get("through"), stored.get("so_far", {})
 
     def complete(self, counts: dict) -> bool:
         """Mark done and add the counts to the job, once; True for the run that did it."""

@@ -132,11 +132,18 @@ class CitationMeasurement(models.Model):
     source = models.CharField(max_length=40)
     count = models.PositiveIntegerField()
     observed_at = models.DateTimeField()
+    # When Pith learnt it, if after observed_at: a record as of a time before that was already
+    # published without it, so it shows from recorded_at on (a count is always imported after it
+    # was measured). Null: shown from observed_at (a record read back restores what was published).
+    recorded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         db_table = "external_citation_measurements"
         constraints = [
             models.UniqueConstraint(fields=["paper", "source", "observed_at"], name="measurement_once_per_time"),
+            models.CheckConstraint(condition=models.Q(recorded_at__isnull=True)
+                                   | models.Q(recorded_at__gt=models.F("observed_at")),
+                                   name="measurement_recorded_after_observed"),
         ]
 
     def __str__(self) -> str:

@@ -265,7 +265,8 @@ def change_minutes(*, paper_id: int, limit: int) -> tuple[list[datetime], int]:
                 UNION SELECT rc.observed_at FROM retraction_status_cache rc WHERE rc.work_id IN (SELECT id FROM works)
                 UNION SELECT wi.observed_at FROM work_identifiers wi WHERE wi.work_id IN (SELECT id FROM works)
                 UNION SELECT ss.observed_at FROM standing_source_syncs ss WHERE ss.status = 'succeeded'
-                UNION SELECT m.observed_at FROM external_citation_measurements m WHERE m.paper_id = %(paper)s)
+                UNION SELECT COALESCE(m.recorded_at, m.observed_at) FROM external_citation_measurements m
+                  WHERE m.paper_id = %(paper)s)
             SELECT minute, COUNT(*) OVER () FROM (
                 SELECT DISTINCT {minute} AS minute FROM times
                 WHERE t >= (SELECT MIN(s.observed_at) FROM paper_snapshots s WHERE s.paper_id = %(paper)s)

@@ -288,11 +288,14 @@ def receipts(work_ids: list, cutoff: datetime) -> dict[str, dict[str, dict]]:
 
 
 def measurements(paper_id: int, cutoff: datetime) -> list[tuple]:
+    """Each source's newest count as of the cutoff, among those already recorded by then
+    (citations/models/standing.py, CitationMeasurement.recorded_at)."""
     rows = _fetch(
         f"""SELECT m.source, m.count, {_ts("m.observed_at")} FROM external_citation_measurements m
             WHERE m.paper_id = %(paper)s AND m.id = (
                 SELECT m2.id FROM external_citation_measurements m2
                 WHERE m2.paper_id = m.paper_id AND m2.source = m.source AND m2.observed_at <= %(cutoff)s
+                  AND (m2.recorded_at IS NULL OR m2.recorded_at <= %(cutoff)s)
                 ORDER BY m2.observed_at DESC LIMIT 1)
             ORDER BY m.source""",
         _params(cutoff, paper=paper_id),

@@ -64,12 +64,20 @@ def resolve_paper(*, arxiv_id: str) -> ResolutionSummary:
     return resolve_references(reference_ids=current_reference_ids(paper_ids=[paper.pk]))
 
 
-def resolve_references(*, reference_ids: Iterable, pause=None) -> ResolutionSummary:
-    """Resolve references in batches; returns what was found and what was written."""
+def resolve_references(*, reference_ids: Iterable, pause=None, on_batch=None) -> ResolutionSummary:
+    """Resolve references in batches, in the order given; returns what was found and what was written.
+    on_batch(ids, summary), when given, is called in each batch's transaction with what it did."""
     reference_ids = list(reference_ids)
     summary = ResolutionSummary()
     for start in range(0, len(reference_ids), BATCH_SIZE):
-        summary.add(_resolve_batch(reference_ids[start:start + BATCH_SIZE]))
+        batch = reference_ids[start:start + BATCH_SIZE]
+        if on_batch is None:
+            part = _resolve_batch(batch)
+        else:
+            with transaction.atomic():
+                part = _resolve_batch(batch)
+                on_batch(batch, part)
+        summary.add(part)
         if pause:
             pause()
     return summary

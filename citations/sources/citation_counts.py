@@ -3,6 +3,7 @@ import re
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.utils import timezone
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from citations.input_files import (
@@ -29,7 +30,9 @@ def import_citation_counts(lines: Iterable[bytes]) -> IngestReport:
     Each line is one measurement of a held paper; the same measurement twice is one row, and counts
     of different sources are kept apart (a record never adds them up). A measurement dated before one
     already held for the same paper and source is refused (a record as of a time between them was
-    published without it: history does not change; docs/record-v1.md).
+    published without it: history does not change; docs/record-v1.md). Any other is shown in records
+    as of its import on, not as of its observation: a record as of an earlier time was already
+    published without it (the paper's first count by a source too).
     """
     report = IngestReport()
     for outcome in handled_lines(lines, report, _import_citation_count):
@@ -67,7 +70,9 @@ def _import_citation_count(value: dict) -> str:
         # Records as of a time between the two already showed the later one's predecessor: never rewritten.
         raise RejectedLine("back-dated: a later measurement by this source is held for this paper, so records "
                            "already published as of an earlier time would change")
-    CitationMeasurement.objects.create(paper_id=paper_id, source=source, observed_at=observed_at, count=count)
+    now = timezone.now()
+    CitationMeasurement.objects.create(paper_id=paper_id, source=source, observed_at=observed_at, count=count,
+                                       recorded_at=now if now > observed_at else None)
     records_of_papers_changed(paper_ids=[paper_id])
     return "created"
 

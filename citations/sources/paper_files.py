@@ -18,18 +18,20 @@ workers (citations/tasks.py, ingest_file_chunk), so they scale with workers, sur
 readable by the workers at the same path (shared storage).
 """
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.db import transaction
 
 from citations.arxiv_ids import MAX_VERSION, InvalidArxivId, parse_arxiv_id
 from citations.input_files import RejectedLine
 from citations.jobs.planning import plan_chunks
 from citations.models import Job, JobChunk, Paper, PaperSnapshot
 from citations.models.references import PDF_TEXT
-from citations.resolution.service import resolve_references
+from citations.resolution.service import resolve_paper, resolve_references
 from citations.sources.reference_lists import MAX_RAW_TEXT, MAX_REFERENCES, ReferenceList, ingest_reference_list
 from citations.validation import OutOfRange, clean_text
 
@@ -72,8 +74,10 @@ class FileOutcome:
         return counts
 
 
-def ingest_paper_file(*, kind: str, arxiv_id: str, version: int, path: str | Path, resolve: bool = True) -> FileOutcome:
-    """Read one file of a held paper's version into its reference list; see the module docstring."""
+def ingest_paper_file(*, kind: str, arxiv_id: str, version: int, path: str | Path, resolve: bool = True,
+                      on_stored: Callable[[FileOutcome], None] | None = None) -> FileOutcome:
+    """Read one file of a held paper's version into its reference list; see the module docstring.
+    on_stored(outcome), when given, is called in the transaction that stores the list."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind of file {kind!r} (known: {', '.join(KINDS)})")
     outcome = FileOutcome(arxiv_id=arxiv_id, version=version, kind=kind, path=str(path))
@@ -84,7 +88,11 @@ def ingest_paper_file(*, kind: str, arxiv_id: str, version: int, path: str | Pat
             raise FileRefused(f"arXiv:{arxiv_id} has {'only v1' if latest == 1 else f'v1 to v{latest}'} in its "
                               f"metadata: v{str(version)[:20]} is not one of them (import newer metadata first)")
         item, outcome.notes = _reference_list(kind, arxiv_id, version, Path(path))
-        result, reference_ids = ingest_reference_list(item)
+        with transaction.atomic():
+            result, reference_ids = ingest_reference_list(item)
+            outcome.outcome, outcome.source, outcome.references = result, item.source, len(item.references)
+            if on_stored is not None:
+                on_stored(outcome)
     except (FileRefused, RejectedLine) as error:
         outcome.outcome, outcome.reason = "refused", str(error)
         return outcome
@@ -93,7 +101,6 @@ def ingest_paper_file(*, kind: str, arxiv_id: str, version: int, path: str | Pat
         outcome.outcome = "refused"
         outcome.reason = f"reading the file took longer than the {settings.FILE_TASK_SECONDS} s a file may take"
         return outcome
-    outcome.outcome, outcome.source, outcome.references = result, item.source, len(item.references)
     if result == "created" and resolve:
         resolve_references(reference_ids=reference_ids)
     return outcome
@@ -106,7 +113,8 @@ def _reference_list(kind: str, arxiv_id: str, version: int, path: Path) -> tuple
             from citations.extraction.pdf_references import PdfRefused, extract_references
 
             try:
-                found = extract_references(path)
+                found = extract_references(path, memory_mb=settings.PDF_READ_MEMORY_MB,
+                                           seconds=settings.PDF_READ_SECONDS)
             except PdfRefused as error:
                 raise FileRefused(str(error)) from None
             entries = [(r.index, r.raw_text, r.page) for r in found.references]
@@ -223,6 +231,14 @@ def run_file_chunk(chunk: JobChunk) -> dict:
     """One chunk of a bulk run: its file read, refused or stored (a refusal is counted, not raised:
     one bad file does not stop the others)."""
     payload = chunk.payload
+    _, stored = chunk.progress()
+    if stored:
+        # An earlier run stored the list and was lost before it finished: what it stored is what the
+        # job counts (read again, the file would count as unchanged), and resolution is done again.
+        if stored.get("created"):
+            resolve_paper(arxiv_id=payload["arxiv_id"])
+        return stored
     outcome = ingest_paper_file(kind=payload["kind"], arxiv_id=payload["arxiv_id"], version=payload["version"],
-                                path=payload["path"])
+                                path=payload["path"],
+                                on_stored=lambda outcome: chunk.add_progress(outcome.counts(), through=0))
     return outcome.counts()

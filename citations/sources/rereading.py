@@ -57,52 +57,68 @@ class RereadSummary:
                 "states": dict(sorted(self.states.items()))}
 
 
-def current_lists(*, paper_ids) -> list[int]:
-    """The newest list from each source of every version of these papers (the PDF's list is kept
-    beside the source package's, so both are read again)."""
+def current_lists(*, paper_ids) -> list[tuple[int, int, str]]:
+    """(list id, version id, source) of the newest list from each source of every version of these
+    papers, by version and source (the PDF's list is kept beside the source package's, so both are
+    read again). The order is the same on every run, whatever lists earlier runs wrote."""
     newest = (ReferenceExtraction.objects
-              .filter(paper_version_id=OuterRef("paper_version_id"), source=OuterRef("source")).order_by("-observed_at", "-id").values("id")[:1])
+              .filter(paper_version_id=OuterRef("paper_version_id"), source=OuterRef("source")).order_by(
+                  "-observed_at", "-id").values("id")[:1])
     return list(ReferenceExtraction.objects.filter(paper_version__paper_id__in=list(paper_ids), id=Subquery(newest))
-                .order_by("id").values_list("id", flat=True))
+                .order_by("paper_version_id", "source").values_list("id", "paper_version_id", "source"))
 
 
-def reread_papers(*, paper_ids) -> RereadSummary:
-    """Read again the current lists of these papers; what was found and written."""
+def reread_papers(*, paper_ids, after: tuple | None = None, on_list=None) -> RereadSummary:
+    """Read again the current lists of these papers; what was found and written. `after`: the (version
+    id, source) an earlier run got through; `on_list(summary, (version id, source))` is called in each
+    list's transaction (a chunk records its progress there, so a run after a lost worker counts each
+    list once)."""
     summary = RereadSummary()
-    for extraction_id in current_lists(paper_ids=paper_ids):
-        summary.add(reread_list(extraction_id))
+    for extraction_id, version_id, source in current_lists(paper_ids=paper_ids):
+        if after is not None and (version_id, source) <= tuple(after):
+            continue
+        key = (version_id, source)
+        summary.add(reread_list(extraction_id, on_done=None if on_list is None else
+                                (lambda part, key=key: on_list(part, key))))
     return summary
 
 
-def reread_list(extraction_id: int) -> RereadSummary:
+def reread_list(extraction_id: int, *, on_done=None) -> RereadSummary:
     """Read one list again, as the module docstring says. Safe to repeat, and to race: the version is
     locked as an ingest or a curator's correction locks it, and a list something newer has replaced
-    in the meantime is left alone."""
-    summary = RereadSummary(lists=1)
+    in the meantime is left alone. `on_done(summary)` runs in the list's transaction."""
     with transaction.atomic():
-        extraction = ReferenceExtraction.objects.select_related("paper_version").get(pk=extraction_id)
-        PaperVersion.objects.select_for_update().filter(pk=extraction.paper_version_id).first()
-        if newer_list(extraction) is not None:
-            summary.lists = 0                   # replaced since it was planned: its successor is read instead
-            return summary
-        references = list(PaperReference.objects.filter(extraction=extraction).order_by("reference_index", "id"))
-        if extraction.origin == ExtractionOrigin.RECORD_IMPORT or not all(r.raw_text for r in references):
-            summary.no_text = 1
-            return summary
-        if all(r.parser == READER_NAME for r in references):
-            summary.current = 1
-            return summary
-        readings = [stored_fields(parsed) for parsed in read_references([r.raw_text for r in references])]
-        summary.references = len(references)
-        changed = {r.pk for r, reading in zip(references, readings) if _differs(r, reading)}
-        if not changed:
-            summary.unchanged = 1
-            return summary
-        summary.reread, summary.changed = 1, len(changed)
-        new_references = _write_list(extraction, references, readings, changed)
-        summary.states.update(resolve_references(reference_ids=[new.pk for new in new_references
-                                                                if new.derived_from_id in changed]).states)
-        papers_changed([extraction.paper_version.paper_id])
+        summary = _reread(extraction_id)
+        if on_done is not None:
+            on_done(summary)
+    return summary
+
+
+def _reread(extraction_id: int) -> RereadSummary:
+    summary = RereadSummary(lists=1)
+    extraction = ReferenceExtraction.objects.select_related("paper_version").get(pk=extraction_id)
+    PaperVersion.objects.select_for_update().filter(pk=extraction.paper_version_id).first()
+    if newer_list(extraction) is not None:
+        summary.lists = 0                   # replaced since it was planned: its successor is read instead
+        return summary
+    references = list(PaperReference.objects.filter(extraction=extraction).order_by("reference_index", "id"))
+    if extraction.origin == ExtractionOrigin.RECORD_IMPORT or not all(r.raw_text for r in references):
+        summary.no_text = 1
+        return summary
+    if all(r.parser == READER_NAME for r in references):
+        summary.current = 1
+        return summary
+    readings = [stored_fields(parsed) for parsed in read_references([r.raw_text for r in references])]
+    summary.references = len(references)
+    changed = {r.pk for r, reading in zip(references, readings) if _differs(r, reading)}
+    if not changed:
+        summary.unchanged = 1
+        return summary
+    summary.reread, summary.changed = 1, len(changed)
+    new_references = _write_list(extraction, references, readings, changed)
+    summary.states.update(resolve_references(reference_ids=[new.pk for new in new_references
+                                                            if new.derived_from_id in changed]).states)
+    papers_changed([extraction.paper_version.paper_id])
     return summary
 
 

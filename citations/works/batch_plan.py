@@ -6,17 +6,23 @@ import os
 import time
 import uuid
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import connection
 
-from citations.models import CitedWork, IdentifierKind, Paper, WorkIdentifier, WorkTitleKey
+from citations.models import CitedWork, IdentifierKind, Paper, WorkIdentifier, WorkRevision, WorkTitleKey
 from citations.parsing.text import fold, full_title_key, key_fingerprint
 from citations.resolution.service import canonical_works
 from citations.resolution.waiting import resolve_references_naming
 from citations.sql_arrays import any_of
 from citations.works import dblp, revisions
 from citations.works.records import WorkRecord
+
+# A record that would add to a work something dated before what the store already holds of it: a
+# record as of a time between the two was published without it (docs/record-v1.md).
+BACK_DATED = ("back-dated: the store holds an observation of this work dated after --observed-at, so records "
+              "already published as of a later time would change")
 
 
 @dataclass
@@ -29,6 +35,7 @@ class BatchPlan:
     touched: set                    # the works it makes, joins identifiers to, or revises
     counts: Counter
     unchanged: int
+    back_dated: list = field(default_factory=list)     # records refused (BACK_DATED)
 
     def resolve_references_naming_learnt(self) -> int:
         """Send to resolution the references naming a DOI or arXiv id the store learnt from this batch
@@ -41,16 +48,18 @@ class BatchPlan:
 
     def shares_with(self, batch: list[WorkRecord], lookups: tuple) -> bool:
         """Whether the batch names an identifier this plan writes, or a work it writes to."""
-        held, by_title, _ = lookups
+        held, by_title = lookups[:2]
         written = {(kind, value) for kind, value, _, _ in self.identifiers}
         return (any(i in written for record in batch for i in record.identifiers)
                 or not self.touched.isdisjoint(held.values()) or not self.touched.isdisjoint(by_title.values()))
 
 
-def look_up_batch(batch: list[WorkRecord], *, as_text: bool, make_paper_works: bool = True) -> tuple | None:
+def look_up_batch(batch: list[WorkRecord], *, as_text: bool, observed_at: datetime,
+                  make_paper_works: bool = True) -> tuple | None:
     """What the store holds of the batch: its known identifiers' works, dblp venue records' CoRR
-    versions, and the facts known of the works it names. None, without make_paper_works, when a held
-    paper it names has no work yet (making one is a write: the caller writes the batch serially)."""
+    versions, the facts known of the works it names, and which of the works it would add to hold an
+    observation dated after observed_at. None, without make_paper_works, when a held paper it names
+    has no work yet (making one is a write: the caller writes the batch serially)."""
     held = _held_identifiers(batch, as_text=as_text, make_paper_works=make_paper_works)
     if held is None:
         return None
@@ -59,11 +68,15 @@ def look_up_batch(batch: list[WorkRecord], *, as_text: bool, make_paper_works: b
     # (none is read on a first import: no identifier is held yet).
     known = revisions.known_facts({*held.values(), *by_title.values()}) \
         if held and any(map(revisions.states_something, batch)) else {}
-    return held, by_title, known
+    adding = {str(work) for record in batch
+              if (work := _held_work(record, held, by_title)) is not None and _adds_to(record, work, held, known)}
+    return held, by_title, known, _observed_after(adding, observed_at)
 
 
-def plan_batch(batch: list[WorkRecord], held: dict, by_title: dict, known: dict, *, as_text: bool) -> BatchPlan:
-    """Decide the batch (in writing order: in_writing_order) from what the store holds."""
+def plan_batch(batch: list[WorkRecord], held: dict, by_title: dict, known: dict, later: set, *,
+               as_text: bool) -> BatchPlan:
+    """Decide the batch (in writing order: in_writing_order) from what the store holds; a record that
+    would add to a work of later (observed after this import's time) is refused (BACK_DATED)."""
     counts = Counter()
     unchanged = 0
     # Work ids: text on the COPY path (what COPY writes), uuid.UUID on the ORM path.
@@ -74,9 +87,13 @@ def plan_batch(batch: list[WorkRecord], held: dict, by_title: dict, known: dict,
     revised: list[tuple] = []
     touched: set = set()
     made_by: dict = {}                      # work id -> the record that made it, in this batch
+    back_dated: list[WorkRecord] = []
     for record in batch:
         targets = [held[i] for i in record.identifiers if i in held]
         work_id = held.get(record.identifiers[0]) or (targets[0] if targets else by_title.get(id(record)))
+        if work_id is not None and str(work_id) in later and _adds_to(record, work_id, held, known):
+            back_dated.append(record)
+            continue
         key = _corr_key(record)
         if work_id is None and key and not record.ids_of(IdentifierKind.ARXIV) and len(corr_in_batch.get(key, ())) == 1:
             work_id = corr_in_batch[key][0]
@@ -113,7 +130,45 @@ def plan_batch(batch: list[WorkRecord], held: dict, by_title: dict, known: dict,
             counts["works joined by new identifiers"] += 1
         elif not revised or revised[-1][1] is not record:
             unchanged += 1
-    return BatchPlan(works, identifiers, revised, touched, counts, unchanged)
+    return BatchPlan(works, identifiers, revised, touched, counts, unchanged, back_dated)
+
+
+def _held_work(record: WorkRecord, held: dict, by_title: dict):
+    """The stored work the record is (plan_batch's choice before the batch's own works), or None."""
+    targets = [held[i] for i in record.identifiers if i in held]
+    return held.get(record.identifiers[0]) or (targets[0] if targets else by_title.get(id(record)))
+
+
+def _adds_to(record: WorkRecord, work_id, held: dict, known: dict) -> bool:
+    """Whether the record would write to a stored work: an identifier, or a revision."""
+    if any(i not in held for i in record.identifiers):
+        return True
+    facts = known.get(str(work_id))
+    return revisions.states_something(record) and (facts is None or facts.added_by(record))
+
+
+def _observed_after(work_ids: set[str], observed_at: datetime) -> set[str]:
+    """Those of the works (ids as text) the store holds an observation of dated after observed_at: the
+    work's own row, a revision, an identifier. Three indexed reads, of the works a batch adds to only."""
+    if not work_ids:
+        return set()
+    ids = sorted(work_ids)
+    if connection.vendor == "postgresql":
+        # One array of the ids as text (a list parameter is dumped value by value by psycopg).
+        with connection.cursor() as cursor:
+            cursor.execute("""SELECT id::text FROM cited_works WHERE id = ANY(%s::uuid[]) AND snapshot_observed_at > %s
+                UNION SELECT work_id::text FROM work_revisions WHERE work_id = ANY(%s::uuid[]) AND observed_at > %s
+                UNION SELECT work_id::text FROM work_identifiers WHERE work_id = ANY(%s::uuid[]) AND observed_at > %s""",
+                           ["{" + ",".join(ids) + "}", observed_at] * 3)
+            return {work for (work,) in cursor.fetchall()}
+    later = set()
+    for start in range(0, len(ids), 10_000):
+        part = ids[start:start + 10_000]
+        for rows in (CitedWork.objects.filter(id__in=part, snapshot_observed_at__gt=observed_at).values_list("id"),
+                     WorkRevision.objects.filter(work_id__in=part, observed_at__gt=observed_at).values_list("work_id"),
+                     WorkIdentifier.objects.filter(work_id__in=part, observed_at__gt=observed_at).values_list("work_id")):
+            later.update(str(work) for (work,) in rows.distinct())
+    return later
 
 
 def in_writing_order(batch: list[WorkRecord]) -> list[WorkRecord]:

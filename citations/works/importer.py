@@ -16,7 +16,9 @@ decided by batch_plan.py and stored by batch_store.py; on PostgreSQL its rows go
 works, their identifiers, their title keys), which is what makes importing a whole dump practical. A
 work's row is kept as first observed: a later record of the same work adds identifiers, and, when it
 says something not known of the work yet (a title for a work first known by a notice's bare DOI, a
-venue version's year), a dated revision (revisions.py).
+venue version's year), a dated revision (revisions.py). A record dated (--observed-at) before an
+observation the store holds of the work it would add to is refused as back-dated, with its line: a
+record as of a time between the two was published without it (batch_plan.BACK_DATED).
 
 Speed (bench/works.py; the figures are in docs/performance.md): on PostgreSQL the file is parsed in
 a child process ahead of the writes, so parsing and writing run on two cores (a thread took turns
@@ -59,6 +61,7 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
     observed_at = observed_at or timezone.now()
     report = WorksReport()
     batch: list[WorkRecord] = []
+    positions: list[int] = []         # each batched record's line, for the report
     items = read_ahead(READERS[source](lines))
     writer = PipelinedWriter(observed_at, report, progress) if _can_pipeline() \
         else BatchWriter(observed_at, report, progress)
@@ -76,9 +79,10 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
                 for reason in item.dropped:
                     report.reject_value(position, reason)
                 batch.append(item)
+                positions.append(position)
                 if len(batch) >= BATCH:
-                    writer.write(batch)
-                    batch = []
+                    writer.write(batch, positions)
+                    batch, positions = [], []
         except RejectedLine as error:
             report.stopped = str(error)
         finally:
@@ -86,7 +90,7 @@ def import_works(lines: Iterable[bytes], *, source: str, observed_at: datetime |
             if collecting:
                 gc.enable()
         if batch:
-            writer.write(batch)
+            writer.write(batch, positions)
     finally:
         writer.close()          # the batch being written is committed (or its error raised) first
     if progress:

@@ -8,7 +8,7 @@ from django.db import IntegrityError, connection, connections, transaction
 
 from citations.models.generations import lists_changed
 from citations.works import dblp
-from citations.works.batch_plan import BatchPlan, in_writing_order, look_up_batch, plan_batch
+from citations.works.batch_plan import BACK_DATED, BatchPlan, in_writing_order, look_up_batch, plan_batch
 from citations.works.batch_store import store_batch
 from citations.works.records import WorkRecord
 from citations.works.report import WorksReport
@@ -19,8 +19,15 @@ class BatchWriter:
 
     def __init__(self, observed_at: datetime, report: WorksReport, progress: Callable[[], None] | None):
         self.observed_at, self.report, self.progress = observed_at, report, progress
+        # id(record) -> its line in the file, for the batch being written and the one before (a
+        # PipelinedWriter finishes a batch while it decides the next).
+        self._lines: tuple[dict, dict] = ({}, {})
 
-    def write(self, batch: list[WorkRecord]) -> None:
+    def _new_batch(self, batch: list[WorkRecord], lines: list[int]) -> None:
+        self._lines = (self._lines[1], dict(zip(map(id, batch), lines)))
+
+    def write(self, batch: list[WorkRecord], lines: list[int]) -> None:
+        self._new_batch(batch, lines)
         plan, referencing, _ = _write_and_resolve(batch, self.observed_at)
         self._done(plan, referencing)
 
@@ -28,6 +35,9 @@ class BatchWriter:
         pass
 
     def _done(self, plan: BatchPlan, referencing: int) -> None:
+        for record in plan.back_dated:
+            lines = self._lines[1] if id(record) in self._lines[1] else self._lines[0]
+            self.report.reject(lines[id(record)], BACK_DATED)
         self.report.created.update(plan.counts)
         self.report.created["identifiers"] += len(plan.identifiers)
         self.report.unchanged += plan.unchanged
@@ -54,7 +64,8 @@ class PipelinedWriter(BatchWriter):
         self._in_flight: Future | None = None
         self._plan: BatchPlan | None = None     # the in-flight batch's decisions, when made here
 
-    def write(self, batch: list[WorkRecord]) -> None:
+    def write(self, batch: list[WorkRecord], lines: list[int]) -> None:
+        self._new_batch(batch, lines)
         if self._in_flight is not None and self._plan is None:
             self._wait()                    # its decisions are not known here: nothing to compare
         batch = in_writing_order(batch)
@@ -62,7 +73,7 @@ class PipelinedWriter(BatchWriter):
         # dblp's venue records find their CoRR versions by title (batch_plan._corr_versions), which a lookup
         # here would not see in the batch being stored: dblp batches are written the serial way.
         if batch[0].source != dblp.SOURCE:
-            lookups = look_up_batch(batch, as_text=True, make_paper_works=False)
+            lookups = look_up_batch(batch, as_text=True, observed_at=self.observed_at, make_paper_works=False)
             if lookups is not None and self._plan is not None and self._plan.shares_with(batch, lookups):
                 lookups = None
         if lookups is None:
@@ -71,7 +82,7 @@ class PipelinedWriter(BatchWriter):
             return
         plan = plan_batch(batch, *lookups, as_text=True)
         if self._wait():                    # the batch before was written again: decide afresh
-            self.write(batch)
+            self.write(batch, lines)
             return
         self._in_flight, self._plan = self._thread.submit(_store_and_resolve, plan, batch, self.observed_at), plan
 
@@ -103,7 +114,8 @@ def _write_and_resolve(batch: list[WorkRecord], observed_at: datetime) -> tuple[
     def write(copy: bool) -> BatchPlan:
         with transaction.atomic():
             lists_changed()                 # new works show in /api/v1/works/ (records change on linking)
-            plan = plan_batch(in_writing_order(batch), *look_up_batch(batch, as_text=copy), as_text=copy)
+            plan = plan_batch(in_writing_order(batch), *look_up_batch(batch, as_text=copy, observed_at=observed_at),
+                              as_text=copy)
             store_batch(plan, observed_at, copy=copy)
             return plan
 

@@ -214,3 +214,35 @@ def test_anonymous_clients_are_throttled_with_a_json_429(seeds, api, settings):
     statuses = [api.get("/api/v1/papers/").status_code for _ in range(5)]
     assert statuses[:3] == [200, 200, 200] and statuses[3] == 429
     assert error_of(api.get("/api/v1/papers/"))["code"] == "throttled"
+
+
+def test_health_is_ok_when_only_its_connection_was_ended(db, api, monkeypatch):
+    """A connection the server ended (pg_terminate_backend) between its check and the query: a fresh
+    connection answers, so the process is healthy (killed backends gave a 503 here, issue #30)."""
+    from django.db import OperationalError, connection
+
+    from citations.api import views
+
+    class Ended:
+        """The view's connection, whose first `ended` uses fail as a terminated backend's do."""
+
+        in_atomic_block, closed = False, 0
+
+        def __init__(self, ended):
+            self.ended = ended
+
+        def cursor(self):
+            if self.ended:
+                self.ended -= 1
+                raise OperationalError("terminating connection due to administrator command")
+            return connection.cursor()
+
+        def close(self):
+            self.closed += 1
+
+    monkeypatch.setattr(views, "connection", once := Ended(1))
+    response = api.get("/api/v1/health")
+    assert (response.status_code, response.json()["database"], once.closed) == (200, "ok", 1)
+    monkeypatch.setattr(views, "connection", Ended(2))
+    response = api.get("/api/v1/health")
+    assert (response.status_code, response.json()["database"]) == (503, "down: OperationalError")

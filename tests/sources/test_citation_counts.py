@@ -122,3 +122,25 @@ def test_a_back_dated_count_is_refused_and_a_record_published_as_of_an_earlier_t
     assert (report.created["measurements"], report.unchanged) == (2, 1)      # a later one; another paper's first
     assert measured() == {("2501.00003", "openalex", 20), ("2501.00003", "openalex", 30), ("2501.00001", "openalex", 7)}
     assert build_record(arxiv_id="2501.00003", as_of=as_of).record == published
+
+
+def test_a_sources_first_count_dated_in_the_past_leaves_records_already_published_as_they_were(held):
+    """A record as of a time before the import was published without the count: it shows from its import on."""
+    from datetime import UTC, datetime
+
+    from django.utils import timezone
+
+    from citations.records.build import build_record
+
+    import_arxiv_metadata(lines_of(line(metadata("2501.00003"))), observed_at=datetime(2026, 1, 1, tzinfo=UTC))
+    as_of = datetime(2026, 9, 15, tzinfo=UTC)
+    assert as_of < timezone.now()
+    published = build_record(arxiv_id="2501.00003", as_of=as_of).body
+    before_import = timezone.now()
+    published_just_before = build_record(arxiv_id="2501.00003", as_of=before_import).body
+    report = import_citation_counts(lines_of(line(count("2501.00003", source="crossref", n=5, observed_at="2026-09-01T00:00:00Z"))))
+    assert report.created == {"measurements": 1}
+    assert build_record(arxiv_id="2501.00003", as_of=as_of).body == published
+    assert build_record(arxiv_id="2501.00003", as_of=before_import).body == published_just_before
+    assert build_record(arxiv_id="2501.00003").record["external_citation_measurements"] == [
+        {"count": 5, "observed_at": "2026-09-01T00:00:00Z", "source": "crossref"}]

@@ -196,3 +196,32 @@ def test_a_reading_job_runs_on_real_workers_and_a_second_one_writes_nothing():
     assert ReferenceExtraction.objects.filter(origin=ExtractionOrigin.REREAD).count() == 4
     assert not PaperReference.objects.filter(extraction__origin=ExtractionOrigin.REREAD).exclude(
         parser=READER_NAME).exists()
+
+
+def test_a_chunk_run_again_after_a_lost_worker_counts_each_list_once(db, monkeypatch):
+    from citations.jobs.planning import plan_rereading
+    from citations.models import Job, JobChunk
+    from citations.sources import rereading
+    from citations.tasks import reread_chunk
+    from tests.factories import make_paper, make_references
+
+    for n in range(3):
+        make_references(make_paper(f"2602.{n + 1:05d}"), 2)       # read by a parser named "test"
+    job = plan_rereading(chunk_papers=3)
+    chunk = JobChunk.objects.get(job=job)
+    real, calls = rereading.reread_list, []
+
+    def dies_at_the_second_list(extraction_id, **kwargs):
+        calls.append(extraction_id)
+        if len(calls) == 2:
+            raise SystemExit("the worker is killed")
+        return real(extraction_id, **kwargs)
+
+    monkeypatch.setattr(rereading, "reread_list", dies_at_the_second_list)
+    with pytest.raises(SystemExit):
+        reread_chunk(chunk.pk)
+    monkeypatch.setattr(rereading, "reread_list", real)
+    reread_chunk(chunk.pk)                                      # redelivered
+    counts = Job.objects.get(pk=job.pk).counts
+    assert (counts["lists"], counts["reread"], counts["current"]) == (3, 3, 0)
+    assert ReferenceExtraction.objects.filter(origin=ExtractionOrigin.REREAD).count() == 3

@@ -135,6 +135,13 @@ def test_json_nested_too_deeply_is_a_400_on_every_post_endpoint(reference, super
     assert response.status_code == 400 and "nested too deeply" in error_of(response)["message"]
 
 
+def test_a_lone_surrogate_the_error_echoes_is_written_as_its_escape_not_a_500(reference, curator):
+    body = f'{{"reference": "{reference.pk}", "field": "\\ud800", "value": 1, "reason": "why", "revision": 0}}'
+    response = token_client(curator).post("/api/v1/overrides/", body, content_type="application/json")
+    error = error_of(response)
+    assert response.status_code == 400 and "\\ud800" in error["message"] and list(error["fields"]) == ["field"]
+
+
 def test_nested_field_errors_read_as_text(reference, superuser):
     response = token_client(superuser).post("/api/v1/papers/2509.11076/references/", {
         "version": 1, "references": [{"index": 0, "raw": "A. Author. A title. 2020."}, {"index": "x"}]},

@@ -116,6 +116,7 @@ def test_inside_a_callers_transaction_batches_are_written_in_it(batches_of_three
 def test_a_work_another_importer_wrote_meanwhile_is_joined_not_written_twice(batches_of_three, monkeypatch,
                                                                              pipelined):
     import threading
+    from datetime import timedelta
 
     from django.db import connections
     from django.utils import timezone
@@ -125,8 +126,10 @@ def test_a_work_another_importer_wrote_meanwhile_is_joined_not_written_twice(bat
     original = writers.plan_batch
 
     def another_importer():
+        # Dated before this import's time: a later one would make this import's record back-dated
+        # (refused, test_work_revisions.py).
         CitedWork.objects.create(doi="10.1234/c1", title="Written by another importer",
-                                 snapshot_observed_at=timezone.now())
+                                 snapshot_observed_at=timezone.now() - timedelta(hours=1))
         connections.close_all()
 
     def decided_then_another_importer_writes(*args, **kwargs):
@@ -145,3 +148,22 @@ def test_a_work_another_importer_wrote_meanwhile_is_joined_not_written_twice(bat
     raced = CitedWork.objects.get(doi="10.1234/c1")
     assert raced.title == "Written by another importer" and raced.stated.title == "The raced work"
     assert CitedWork.objects.count() == 2
+
+
+@pytest.mark.parametrize("pipelined", [True, False])
+def test_back_dated_records_are_refused_with_their_lines_however_the_batches_are_written(
+        batches_of_three, monkeypatch, pipelined):
+    from datetime import UTC, datetime
+
+    from citations.models import WorkRevision
+    from citations.works.batch_plan import BACK_DATED
+
+    if not pipelined:
+        monkeypatch.setattr(importer, "_can_pipeline", lambda: False)
+    import_works(lines(*FILE[:5]), source="crossref", observed_at=datetime(2026, 4, 1, tzinfo=UTC))
+    older = [line(f"10.1234/w{n}", f"An earlier title of work {n}") for n in range(5)]
+    fresh = [line(f"10.1234/n{n}", f"A new work {n}") for n in range(4)]
+    report = import_works(lines(fresh[0], older[0], fresh[1], older[1], older[2], fresh[2], fresh[3], older[3]),
+                          source="crossref", observed_at=datetime(2026, 3, 1, tzinfo=UTC))
+    assert dict(report.rejected) == {BACK_DATED: 4} and report.examples[BACK_DATED] == 2
+    assert report.created["works"] == 4 and not WorkRevision.objects.exists()

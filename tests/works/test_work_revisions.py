@@ -147,3 +147,31 @@ def test_a_works_page_costs_the_same_statements_for_one_work_and_for_twenty(clie
                  observed_at=datetime(2026, 5, 1, tzinfo=UTC))
     assert WorkRevision.objects.count() == 21
     page_statements()
+
+
+def test_a_back_dated_record_is_refused_and_a_record_published_before_keeps_its_bytes(tmp_path, capsys):
+    """import_works --observed-at a time before the work's first observation would have changed the title,
+    venue and digest of a record as of a later time: the record is refused, named and counted."""
+    from django.core.management import CommandError, call_command
+
+    from citations.works.batch_plan import BACK_DATED
+
+    make_paper("2601.00001", title="Sleep at scale")
+    import_works(crossref_lines(PAPER), source="crossref", observed_at=T2)
+    cite("2601.00001", f"Okafor A. {TITLE}. J Sleep Res. 2021. doi:10.1000/paper.1")
+    as_of = timezone.now()
+    published = build_record(arxiv_id="2601.00001", as_of=as_of).body
+    assert cited_work("2601.00001", as_of=as_of)["title"] == TITLE
+    older = {**PAPER, "title": ["An earlier title of the sleep study"], "container-title": ["Sleep Letters"]}
+    other = {**PAPER, "DOI": "10.1000/other.1", "title": ["A study no store held before"]}
+    path = tmp_path / "back-dated.jsonl"
+    path.write_bytes(b"".join(crossref_lines(other, older, PAPER)))
+    with pytest.raises(CommandError, match=r"^1 of 3 records rejected; the others were imported$"):
+        call_command("import_works", "crossref", str(path), "--observed-at", T1.isoformat())
+    out = capsys.readouterr().out
+    assert BACK_DATED in out and "(first at line 2)" in out
+    assert not WorkRevision.objects.exists() and CitedWork.objects.filter(doi="10.1000/other.1").exists()
+    assert build_record(arxiv_id="2601.00001", as_of=as_of).body == published
+    # Dated after what is held, the same record is a revision, as before.
+    report = import_works(crossref_lines(older), source="crossref", observed_at=timezone.now())
+    assert report.created["works revised (a source said more of them)"] == 1 and not report.rejected

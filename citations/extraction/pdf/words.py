@@ -34,8 +34,12 @@ def read_bytes(pdf: bytes | str | Path, max_bytes: int = MAX_BYTES) -> bytes:
     return data
 
 
-def read_words(data: bytes, max_pages: int = MAX_PAGES) -> tuple[list[TextWord], list[PageSize]]:
-    """Every word of the PDF's text layer with its box, font size and weight, and the page sizes."""
+def read_words(data: bytes, max_pages: int = MAX_PAGES,
+               max_page_characters: int = MAX_PAGE_CHARACTERS) -> tuple[list[TextWord], list[PageSize]]:
+    """Every word of the PDF's text layer with its box, font size and weight, and the page sizes.
+
+    In this process and without a bound on memory or time: callers go through
+    citations.extraction.pdf.isolated, which runs it in a child process that has both."""
     import pypdfium2 as pdfium
     from pypdfium2 import raw
 
@@ -60,7 +64,7 @@ def read_words(data: bytes, max_pages: int = MAX_PAGES) -> tuple[list[TextWord],
                 sizes.append(PageSize(width, height))
                 textpage = page.get_textpage()
                 try:
-                    words.extend(_page_words(number + 1, textpage, raw, box))
+                    words.extend(_page_words(number + 1, textpage, raw, box, max_page_characters))
                 finally:
                     textpage.close()
                     page.close()
@@ -73,12 +77,12 @@ def read_words(data: bytes, max_pages: int = MAX_PAGES) -> tuple[list[TextWord],
     return words, sizes
 
 
-def _page_words(page: int, textpage, raw, box) -> list[TextWord]:
+def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[TextWord]:
     """A page's characters grouped into words: a word ends at a space, a line break or a gap."""
     count = textpage.count_chars()
-    if count > MAX_PAGE_CHARACTERS:
+    if count > max_characters:
         # Ten times the densest page of small type: a page built to exhaust the reader's memory and time.
-        raise PdfRefused(f"page {page} has {count:,} characters; at most {MAX_PAGE_CHARACTERS:,} a page are read")
+        raise PdfRefused(f"page {page} has {count:,} characters; at most {max_characters:,} a page are read")
     text = textpage.get_text_range(0, count) if count else ""
     words = []
     run: list[str] = []
