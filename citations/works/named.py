@@ -34,5 +34,5 @@ def work_from_identifier(*, kind: str, value: str, observed_at: datetime) -> Cit
     if work is not None:
         return work
     record = checked(WorkRecord(source=SOURCE, identifiers=identifiers_of([(kind, value)])))
-    BatchWriter(observed_at, WorksReport(), None).write([record])
+    BatchWriter(observed_at, WorksReport(), None).write([record], [0])      # (no input line to name)
     return work_named(kind, value)
