@@ -16,6 +16,7 @@ from citations.models import (
     PaperSnapshot,
 )
 from citations.models.generations import records_of_papers_changed
+from citations.models.transparency import LeafKind, note_written
 from citations.parsing.identifiers import normalise_doi
 from citations.sources.arxiv_metadata import DOI_LENGTH
 from citations.validation import OutOfRange, clean_text, parse_time
@@ -67,7 +68,8 @@ def _import_citation_count(value: dict) -> str:
         # Records as of a time between the two already showed the later one's predecessor: never rewritten.
         raise RejectedLine("back-dated: a later measurement by this source is held for this paper, so records "
                            "already published as of an earlier time would change")
-    CitationMeasurement.objects.create(paper_id=paper_id, source=source, observed_at=observed_at, count=count)
+    measured = CitationMeasurement.objects.create(paper_id=paper_id, source=source, observed_at=observed_at, count=count)
+    note_written(LeafKind.MEASUREMENT, [measured.pk])
     records_of_papers_changed(paper_ids=[paper_id])
     return "created"
 

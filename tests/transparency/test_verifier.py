@@ -80,7 +80,7 @@ def test_an_observation_not_yet_logged_is_named(client, logged, tmp_path):
     make_references(make_paper("2603.00003"), 2)    # not yet sequenced
     record = save_record(client, "2603.00003", tmp_path, None)
     code, out = run(record, "--keys", tmp_path / "keys.json")
-    assert code == 1 and out.count("not in the log at all") == 4      # two references, two links
+    assert code == 1 and out.count("not in the log at all") == 5      # two references, two links, the snapshot
 
 
 def test_a_back_dated_observation_is_caught_whatever_its_date_says(client, logged, tmp_path):
@@ -109,13 +109,13 @@ def test_a_truncated_or_forked_log_is_caught_by_a_client_holding_an_older_checkp
     assert run("--since", held, "--keys", keys, "--log", settings.LOG_DIR)[0] == 0
     # The operator rewrites an early leaf and rebuilds and signs the whole tree over it: a fork.
     entries = [bytes(leaf.entry) for leaf in LogLeaf.objects.order_by("leaf_index")]
-    entries[3] = entries[3].replace(b'"state":"unresolved"', b'"state":"verified_exact"')
+    entries[2] = entries[2].replace(b'"state":"unresolved"', b'"state":"verified_exact"')
     assert run("--since", held, "--keys", keys, "--log", rebuilt_log(tmp_path / "forked", entries))[0] == 1
     code, out = run("--since", held, "--keys", keys, "--log", rebuilt_log(tmp_path / "forked", entries))
-    assert "does not extend the checkpoint of 16" in out
+    assert "does not extend the checkpoint of 18" in out
     # Or truncates it to fewer leaves than the client has seen.
     code, out = run("--since", held, "--keys", keys, "--log", rebuilt_log(tmp_path / "truncated", entries[:10]))
-    assert code == 1 and "the log shrank: 16 leaves before, 10 now" in out
+    assert code == 1 and "the log shrank: 18 leaves before, 10 now" in out
 
 
 def rebuilt_log(where: Path, entries: list[bytes]) -> Path:
@@ -175,7 +175,7 @@ def test_the_verifier_reads_a_record_its_signature_proofs_keys_and_log_from_the_
     code, out = run(f"{live_server.url}/paper/2603.00001/citation-record.json?as_of={as_of}")
     assert code == 0, out
     assert "ok    signature" in out and "ok    inclusion: 3 observations" in out
-    assert "ok    consistency: the log of 6 extends the checkpoint of 6" in out
+    assert "ok    consistency: the log of 7 extends the checkpoint of 7" in out
 
 
 def save_current_record(client, arxiv_id: str, where: Path) -> Path:
