@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 
+from django.db import connection
+
 from citations.models import (
     CitationMeasurement,
     CitedWork,
@@ -29,12 +31,16 @@ from citations.models import (
 )
 from citations.records.canonical import canonical_bytes, sha256_digest
 from citations.records.timestamps import render_z
+from citations.sql_arrays import any_of
 
 _REFERENCE_COLUMNS = [(f.column, f.attname) for f in PaperReference._meta.concrete_fields]
 _LINK_COLUMNS = [(f.column, f.attname) for f in PaperReferenceLink._meta.concrete_fields]
 _REFERENCE_JOINED = ("extraction__source", "extraction__paper_version__version",
                      "extraction__paper_version__paper__arxiv_id")
 _LINK_JOINED = ("cited_paper__arxiv_id",)
+
+
+_AS_IS = {str, int, bool, float, type(None)}
 
 
 def _plain(value):
@@ -142,10 +148,23 @@ FACTS = {
 }
 
 
+def among(queryset, field, ids):
+    """queryset.filter(field in ids); on PostgreSQL as one array parameter, not one per id (psycopg
+    dumps and splits a query of ten thousand parameters at a fifth of the sequencer's time)."""
+    ids = [str(i) for i in ids]
+    if connection.vendor != "postgresql" or not ids:
+        return queryset.filter(**{f"{field.attname}__in": ids})
+    sql, params = any_of(ids)
+    cast = {"UUIDField": "uuid[]", "BigAutoField": "bigint[]", "AutoField": "integer[]"}.get(field.get_internal_type())
+    sql = f"{sql[:-1]}::{cast})" if cast else sql           # ANY(<array>::uuid[])
+    return queryset.extra(where=[f'"{queryset.model._meta.db_table}"."{field.column}" = {sql}'], params=params)
+
+
 def fact_rows(kind: str, ids) -> dict[str, dict]:
     """Rows of one kind with what their entries name, by id as text (a receipt with its events' ids)."""
     fact = FACTS[kind]
-    rows = fact.model.objects.filter(pk__in=list(ids)).values(*(a for _, a in fact.columns), *fact.joined)
+    rows = among(fact.model.objects.all(), fact.model._meta.pk, ids).values(*(a for _, a in fact.columns),
+                                                                             *fact.joined)
     found = {str(row["id"]): row for row in rows}
     if kind == LeafKind.RECEIPT:
         for row in found.values():
@@ -158,7 +177,10 @@ def fact_rows(kind: str, ids) -> dict[str, dict]:
 
 def fact_entry(kind: str, row: dict) -> bytes:
     fact = FACTS[kind]
-    content = {column: _plain(row[attname]) for column, attname in fact.columns}
+    content = {}
+    for column, attname in fact.columns:
+        value = row[attname]
+        content[column] = value if type(value) in _AS_IS else _plain(value)    # most are: skips a call each
     if kind == LeafKind.RECEIPT:
         content["found_events"] = row["events"]
     return canonical_bytes({"kind": kind, "id": str(row["id"]), **fact.shown(row),

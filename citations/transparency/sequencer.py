@@ -25,6 +25,7 @@ from citations.records.timestamps import render_z
 from citations.signing import signing_key
 from citations.transparency.entries import (
     FACTS,
+    among,
     fact_entry,
     fact_rows,
     link_entry,
@@ -197,8 +198,8 @@ def _fact_leaves(pending: list) -> dict[int, list[tuple]]:
     rows, logged = {}, set()
     for kind, ids in wanted.items():
         rows[kind] = fact_rows(kind, ids)
-        logged |= {(kind, o) for o in LogLeaf.objects.filter(kind=kind, observation__in=ids)
-                   .values_list("observation", flat=True)}
+        logged |= {(kind, o) for o in among(LogLeaf.objects.filter(kind=kind), LogLeaf._meta.get_field("observation"),
+                                            ids).values_list("observation", flat=True)}
     leaves = {}
     for row in pending:
         if row.kind == LeafKind.LINK:
