@@ -198,8 +198,9 @@ def _fact_leaves(pending: list) -> dict[int, list[tuple]]:
     rows, logged = {}, set()
     for kind, ids in wanted.items():
         rows[kind] = fact_rows(kind, ids)
-        logged |= {(kind, o) for o in among(LogLeaf.objects.filter(kind=kind), LogLeaf._meta.get_field("observation"),
-                                            ids).values_list("observation", flat=True)}
+        column = LogLeaf._meta.get_field("observation")
+        logged |= {(kind, o) for part in among(LogLeaf.objects.filter(kind=kind), column, ids)
+                   for o in part.values_list("observation", flat=True)}
     leaves = {}
     for row in pending:
         if row.kind == LeafKind.LINK:
