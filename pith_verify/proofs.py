@@ -1,5 +1,6 @@
-"""A record's observations held against the log: each leaf's entry against what the record shows,
-its inclusion in the checkpoint, and consistency between two checkpoints."""
+"""A record's observations, and the facts it shows beside them (work statements, standing receipts and
+events, the paper's snapshot and measurements), held against the log: each leaf's entry against what
+the record shows, its inclusion in the checkpoint, and consistency between two checkpoints."""
 import base64
 import json
 from collections.abc import Callable

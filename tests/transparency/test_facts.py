@@ -1,10 +1,12 @@
 """What a record shows beside its observations, in the log: the cited work's statement, the standing
 notice's receipts and events, the paper's snapshot and its citation measurements. Each is held by the
 verifier against its leaf, so a back-dated import or a fact changed behind Pith's back is caught."""
+import io
 import json
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from citations.input_files import lines_of
@@ -25,6 +27,11 @@ from tests.works.test_work_revisions import NOTICE, PAPER, cite, crossref_lines
 def cites_a_retracted_work(db, signing_key, monkeypatch):
     """arXiv:2601.00001 cites a work first known by a retraction notice's DOI, and a held paper Retraction
     Watch lists as retracted; checked and measured ten minutes ago, logged now."""
+    write_facts(monkeypatch)
+    publish_checkpoint()
+
+
+def write_facts(monkeypatch) -> None:
     from tests.factories import make_paper
 
     now = timezone.now()
@@ -40,7 +47,6 @@ def cites_a_retracted_work(db, signing_key, monkeypatch):
     import_citation_counts(lines_of(json.dumps({"arxiv_id": "2601.00001", "source": "semantic_scholar", "count": 7,
                                                 "observed_at": "2026-06-01T00:00:00Z"}).encode()))
     monkeypatch.undo()
-    publish_checkpoint()
 
 
 
@@ -58,6 +64,20 @@ def test_every_fact_a_record_shows_is_proved_from_the_log(client, cites_a_retrac
     assert json.loads(proofs["paper"]["snapshot"]["entry"])["title"] == "Sleep at scale"
     assert [json.loads(m["entry"])["count"] for m in proofs["paper"]["measurements"]] == [7]
     assert check_log() == []
+
+
+def test_what_was_written_before_the_log_enters_it_by_backfill_and_then_verifies(
+        client, db, signing_key, monkeypatch, settings, tmp_path):
+    settings.LOG_OBSERVATIONS = False
+    write_facts(monkeypatch)
+    settings.LOG_OBSERVATIONS = True
+    assert publish_checkpoint().size == 0
+    call_command("publish_checkpoint", "--backfill", stdout=io.StringIO())
+    logged = set(LogLeaf.objects.values_list("kind", flat=True))
+    assert logged == {"reference", "link", "work", "snapshot", "standing_event", "receipt", "measurement"}
+    assert check_log() == []
+    code, out = run(save_record(client, "2601.00001", tmp_path, past_minute()), "--keys", tmp_path / "keys.json")
+    assert code == 0, out
 
 
 def test_a_back_dated_works_import_is_caught_by_the_verifier(client, cites_a_retracted_work, tmp_path):
