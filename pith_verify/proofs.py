@@ -69,7 +69,24 @@ def proof_problems(record: dict, proofs: dict, keys: list[PublicKey]) -> tuple[l
             problems += _standing_problems(where, citation["cited_work"]["work_id"], observation["standing_notice"],
                                            proof.get("standing") or [], checkpoint)
     problems += _paper_problems(record, proofs.get("paper") or {}, checkpoint)
+    problems += _other_paper_problems(record, proofs.get("other_papers") or {}, checkpoint)
     return problems, checkpoint
+
+
+def _other_paper_problems(record: dict, given: dict, checkpoint: Checkpoint) -> list[str]:
+    """Each other paper's block (the cited paper of an outbound observation, the citing paper of an
+    inbound one) against its snapshot's leaf, once per paper."""
+    problems, seen = [], {record["paper"]["arxiv_id"]}
+    for observation in record["outbound"] + record["inbound"]:
+        for block in (observation["citation"]["cited_paper"], observation["citation"]["citing_paper"]):
+            if not block or block["arxiv_id"] in seen or not block["snapshot_observed_at"]:
+                continue
+            seen.add(block["arxiv_id"])
+            problems += _leaf_problems(f"paper {block['arxiv_id']} (metadata snapshot)", given.get(block["arxiv_id"]), {
+                "kind": "snapshot", "arxiv_id": block["arxiv_id"], "title": block["title"],
+                "submitted_at": block["submitted_at"], "last_updated": block["last_updated"],
+                "observed_at": block["snapshot_observed_at"]}, checkpoint)
+    return problems
 
 
 def _entry(found: dict | None) -> dict:

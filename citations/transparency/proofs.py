@@ -4,7 +4,7 @@ For a record built as of T: the first checkpoint published at or after T, and fo
 shown, the leaves of its reference, of the resolution link the record shows, of the work statement
 whose fields its cited_work shows (the work as first written, or the revision shown) and of the
 receipts of its standing notice with the events each found as logged; and once, the paper's snapshot
-and its citation measurements shown. Each with its entry bytes and an RFC 6962 inclusion proof in
+and its citation measurements shown, and the snapshot of each other paper shown (cited or citing). Each with its entry bytes and an RFC 6962 inclusion proof in
 that checkpoint's tree. A leaf appended after that
 checkpoint (an observation written later, though dated earlier: a back-dated import) is listed with
 its index and no proof, so the client sees it; an observation never logged is listed as such.
@@ -49,10 +49,12 @@ def record_proofs(body: bytes) -> dict:
     statements = _statements_shown(observations)
     receipts = _receipts_shown(observations)
     snapshot = _snapshot_shown(record["paper"])
+    others = _other_snapshots_shown(observations)
+    others.pop(record["paper"]["arxiv_id"], None)       # the paper's own: given once, as "paper"
     measurements = _measurements_shown(record)
     wanted = ([(LeafKind.REFERENCE, i) for i in ids] + [(LeafKind.LINK, str(link)) for link in shown.values()]
               + list(statements.values()) + [(LeafKind.RECEIPT, r) for rs in receipts.values() for r in rs]
-              + ([(LeafKind.SNAPSHOT, snapshot)] if snapshot else [])
+              + ([(LeafKind.SNAPSHOT, snapshot)] if snapshot else []) + [(LeafKind.SNAPSHOT, o) for o in others.values()]
               + [(LeafKind.MEASUREMENT, m) for m in measurements])
     leaves = _leaves(wanted)
     # A receipt's events are the ones its leaf names as logged, whatever the database holds now.
@@ -86,6 +88,7 @@ def record_proofs(body: bytes) -> dict:
         "log": {"checkpoint": "/log/checkpoint", "tiles": "/log/tile/", "keys": "/.well-known/pith-keys.json"},
         "paper": {"snapshot": proof(LeafKind.SNAPSHOT, snapshot) if snapshot else None,
                   "measurements": [proof(LeafKind.MEASUREMENT, m) for m in measurements]},
+        "other_papers": {arxiv_id: proof(LeafKind.SNAPSHOT, o) for arxiv_id, o in others.items()},
         "observations": [{"observation_id": o["observation_id"],
                           "reference": proof(LeafKind.REFERENCE, o["observation_id"]),
                           "resolution": proof(LeafKind.LINK, str(shown[o["observation_id"]]))
@@ -139,12 +142,33 @@ def _receipts_shown(observations: list[dict]) -> dict[str, list[str]]:
 
 def _snapshot_shown(paper: dict) -> str | None:
     """The paper's snapshot the record shows: of its time, the revision whose fields it shows."""
-    candidates = list(PaperSnapshot.objects.filter(paper__arxiv_id=paper["arxiv_id"], observed_at=parse_z(
-        paper["snapshot_observed_at"])).order_by("-revision").values("id", "title", "latest_version",
-                                                                      "primary_category"))
-    matching = [c for c in candidates if (c["title"], c["latest_version"], c["primary_category"])
-                == (paper["title"], paper["latest_version"], paper["primary_category"])]
-    return str((matching or candidates)[0]["id"]) if candidates else None
+    return _snapshots_shown([paper], ("title", "latest_version", "primary_category")).get(paper["arxiv_id"])
+
+
+def _other_snapshots_shown(observations: list[dict]) -> dict[str, str]:
+    """The snapshots of the other papers the observations show (the cited paper of an outbound one,
+    the citing paper of an inbound one), by arXiv id."""
+    blocks = {}
+    for o in observations:
+        for block in (o["citation"]["cited_paper"], o["citation"]["citing_paper"]):
+            if block and block["snapshot_observed_at"]:
+                blocks.setdefault(block["arxiv_id"], block)
+    return _snapshots_shown(list(blocks.values()), ("title",))
+
+
+def _snapshots_shown(blocks: list[dict], fields: tuple[str, ...]) -> dict[str, str]:
+    """Each shown paper block's snapshot: of its time, the revision whose fields it shows, by arXiv id."""
+    shown = {b["arxiv_id"]: b for b in blocks}
+    candidates: dict[str, list] = {}
+    for row in (PaperSnapshot.objects.filter(paper__arxiv_id__in=list(shown)).order_by("-revision")
+                .values("id", "paper__arxiv_id", "observed_at", *fields)):
+        if render_z(row["observed_at"]) == shown[row["paper__arxiv_id"]]["snapshot_observed_at"]:
+            candidates.setdefault(row["paper__arxiv_id"], []).append(row)
+    found = {}
+    for arxiv_id, rows in candidates.items():
+        matching = [r for r in rows if all(r[f] == shown[arxiv_id][f] for f in fields)]
+        found[arxiv_id] = str((matching or rows)[0]["id"])
+    return found
 
 
 def _measurements_shown(record: dict) -> list[str]:

@@ -63,6 +63,7 @@ def test_every_fact_a_record_shows_is_proved_from_the_log(client, cites_a_retrac
     assert [(e["event_type"], e["subject_doi"]) for e in events] == [("retraction", CITED_DOI)]
     assert json.loads(proofs["paper"]["snapshot"]["entry"])["title"] == "Sleep at scale"
     assert [json.loads(m["entry"])["count"] for m in proofs["paper"]["measurements"]] == [7]
+    assert json.loads(proofs["other_papers"]["2107.00001"]["entry"])["title"].startswith("Construction of")
     assert check_log() == []
 
 

@@ -110,6 +110,7 @@ func main() {
 			Snapshot     *leaf   `json:"snapshot"`
 			Measurements []*leaf `json:"measurements"`
 		} `json:"paper"`
+		OtherPapers  map[string]*leaf `json:"other_papers"`
 		Observations []struct {
 			Reference  *leaf `json:"reference"`
 			Resolution *leaf `json:"resolution"`
@@ -127,8 +128,11 @@ func main() {
 	if err := json.Unmarshal(data, &proofs); err != nil {
 		fail("proofs: %v", err)
 	}
-	// Every leaf the proofs give: the paper's, then each observation's and its facts'.
+	// Every leaf the proofs give: the paper's and the other papers' shown, then each observation's and its facts'.
 	leaves := append([]*leaf{proofs.Paper.Snapshot}, proofs.Paper.Measurements...)
+	for _, l := range proofs.OtherPapers {
+		leaves = append(leaves, l)
+	}
 	for _, o := range proofs.Observations {
 		leaves = append(leaves, o.Reference, o.Resolution, o.Work)
 		for _, s := range o.Standing {
