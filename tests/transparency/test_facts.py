@@ -125,3 +125,30 @@ def test_a_standing_event_changed_behind_piths_back_is_named_by_the_log_and_the_
     # The record names no event by id: its events are held whole against those its receipts found as logged.
     assert "(standing): the events shown are not those its receipts found as logged" in out
     assert "'event_type': 'correction'" in out and "'event_type': 'retraction'" in out
+
+
+def test_a_back_dated_measurement_is_caught_by_the_verifier(client, cites_a_retracted_work, tmp_path):
+    as_of = past_minute()
+    dated = (timezone.now() - timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")     # before the record's as_of
+    import_citation_counts(lines_of(json.dumps({"arxiv_id": "2601.00001", "source": "openalex", "count": 40,
+                                                "observed_at": dated}).encode()))
+    publish_checkpoint()
+    record = save_record(client, "2601.00001", tmp_path, as_of)
+    assert [m["source"] for m in json.loads(record.read_bytes())["external_citation_measurements"]] == [
+        "openalex", "semantic_scholar"]
+    code, out = run(record, "--keys", tmp_path / "keys.json")
+    assert code == 1 and out.count("written later than dated") == 1, out
+    assert f"paper (openalex measurement of {dated}): logged only at" in out
+
+
+@pytest.mark.postgresql
+def test_a_snapshot_changed_behind_piths_back_is_named_by_the_log_and_the_verifier(
+        client, cites_a_retracted_work, tmp_path):
+    as_of = past_minute()
+    behind_piths_back("UPDATE paper_snapshots SET title = 'A forged title' WHERE paper_id = "
+                      "(SELECT id FROM papers WHERE arxiv_id = %s)", ["2107.00001"])
+    [finding] = check_log()
+    assert finding.kind == "snapshot" and "title 'Construction of mental health education model' -> " \
+        "'A forged title'" in finding.problem
+    code, out = run(save_record(client, "2601.00001", tmp_path, as_of), "--keys", tmp_path / "keys.json")
+    assert code == 1 and "paper 2107.00001 (metadata snapshot): the log's entry says title " in out, out
