@@ -1,14 +1,15 @@
 """Benchmark: what the transparency log (citations/transparency/) costs writers, and what it costs to keep.
 
     python bench/log.py [--database-url postgres://root@127.0.0.1:5432/pith_bench_log] [--papers 300]
-                        [--leaves 1000000]
+                        [--works 200000] [--leaves 1000000]
 
 1. Writers: `ingest_reference_list` (parse, write the references and their first links through
    write_links, as ingest_references does) for --papers synthetic lists of 40 references, with
    PITH_LOG_OBSERVATIONS off and on, side by side, in one PostgreSQL database; then the sequencer
    (publish_checkpoint) appends what was written: its leaves/s must exceed the writers' own rate.
-   import_works writes no observation the log holds yet (works, identifiers and revisions are not
-   logged; the links its waiting references gain are written by resolution, through write_links).
+   Then `import_works crossref` (the command's own path: pipelined COPY batches) of --works synthetic
+   Crossref works, in interleaved files of 10,000 with the log off and on: each batch it stores notes
+   its works in one pending row, ids only. The sequencer then reads and appends them (leaves/s).
 2. Keeping it: --leaves leaves of a typical entry size appended to tiles in a temporary directory
    in batches of 10,000, as the sequencer does: tile storage per million leaves and the time of a
    checkpoint (root from the tiles and an Ed25519 signed note) at that size.
@@ -112,10 +113,56 @@ def writers_part(database_url: str, papers: int) -> None:
           f"in {spent:.2f} s ({published.size / spent:,.0f} leaves/s, checkpoint included)")
 
 
+def works_part(works: int) -> None:
+    """import_works with the log off and on, side by side, then the sequencer on what it noted."""
+    import json
+    import random
+
+    from django.conf import settings
+
+    from citations.models import LogPending
+    from citations.transparency.sequencer import log_size, publish_checkpoint
+    from citations.works.importer import import_works
+
+    rng = random.Random(11)
+    words = ["pipeline", "parallel", "training", "scheduling", "heterogeneous", "models", "placement", "memory",
+             "bubbles", "partitioning", "networks", "graphs", "learning", "sparse", "attention", "inference"]
+    files = works // 10_000
+
+    def lines(n: int) -> list[bytes]:
+        return [json.dumps({"DOI": f"10.77777/bench.{n}.{i}", "title": [" ".join(rng.sample(words, 8)).capitalize()],
+                            "author": [{"family": f"Author{rng.randint(1, 5000)}", "sequence": "first"}],
+                            "container-title": [f"Journal {rng.randint(1, 300)}"], "volume": str(rng.randint(1, 90)),
+                            "page": str(rng.randint(1, 3000)), "issued": {"date-parts": [[rng.randint(1990, 2025)]]},
+                            "type": "journal-article"}).encode() for i in range(10_000)]
+
+    stamp = int(time.time())
+    rates = {True: [], False: []}
+    for n in range(files):
+        log_on = n % 2 == 1             # interleaved, so a drift of the machine's load falls on both sides alike
+        data = lines(stamp * 1000 + n)
+        settings.LOG_OBSERVATIONS = log_on
+        started = time.perf_counter()
+        report = import_works(iter(data), source="crossref")
+        rates[log_on].append(report.created["works"] / (time.perf_counter() - started))
+    on, off = statistics.median(rates[True]), statistics.median(rates[False])
+    print(f"import_works crossref: {off:,.0f} works/s with the log off, {on:,.0f} with it on "
+          f"({(off - on) / off:+.1%} lost; goal <= 10%; medians of {len(rates[False])} and {len(rates[True])} "
+          f"files of 10,000)")
+    pending, size = LogPending.objects.count(), log_size()
+    settings.LOG_OBSERVATIONS = True
+    started = time.perf_counter()
+    published = publish_checkpoint()
+    spent = time.perf_counter() - started
+    print(f"sequencer (works): {pending} pending writes, {published.leaves} sequenced, the log now {published.size:,} "
+          f"leaves, in {spent:.2f} s ({(published.size - size) / spent:,.0f} leaves/s, checkpoint included)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--database-url", default="postgres://root@127.0.0.1:5432/pith_bench_log")
     parser.add_argument("--papers", type=int, default=300)
+    parser.add_argument("--works", type=int, default=200_000)
     parser.add_argument("--leaves", type=int, default=1_000_000)
     args = parser.parse_args()
     tiles_part(args.leaves)
@@ -128,6 +175,8 @@ def main() -> None:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
             conn.execute(f'CREATE DATABASE "{name}"')
     writers_part(args.database_url, args.papers)
+    if args.works:
+        works_part(args.works)
 
 
 if __name__ == "__main__":

@@ -119,7 +119,8 @@ def main(argv=None) -> int:
             found, held = proof_problems(record, json.loads(proofs_text), keys)
             problems += found
             if not found:
-                passed.append(f"inclusion: {len(record['outbound']) + len(record['inbound'])} observations in the "
+                passed.append(f"inclusion: {len(record['outbound']) + len(record['inbound'])} observations, with the "
+                              "works, standing receipts and events, snapshot and measurements they show, in the "
                               f"log by the checkpoint of {held.size} signed at {checkpoint_time(held)}, the first "
                               f"after the record's as_of {record['as_of']}")
     if args.since:

@@ -1,5 +1,6 @@
-"""A record's observations held against the log: each leaf's entry against what the record shows,
-its inclusion in the checkpoint, and consistency between two checkpoints."""
+"""A record's observations, and the facts it shows beside them (work statements, standing receipts and
+events, the paper's snapshot and measurements), held against the log: each leaf's entry against what
+the record shows, its inclusion in the checkpoint, and consistency between two checkpoints."""
 import base64
 import json
 from collections.abc import Callable
@@ -64,7 +65,109 @@ def proof_problems(record: dict, proofs: dict, keys: list[PublicKey]) -> tuple[l
                 "kind": "link", "reference": oid, "state": resolution["status"],
                 "resolver_source": resolution["resolver_source"], "observed_at": resolution["observed_at"]},
                 checkpoint)
+            problems += _work_problems(where, citation["cited_work"], proof.get("work"), checkpoint)
+            problems += _standing_problems(where, citation["cited_work"]["work_id"], observation["standing_notice"],
+                                           proof.get("standing") or [], checkpoint)
+    problems += _paper_problems(record, proofs.get("paper") or {}, checkpoint)
+    problems += _other_paper_problems(record, proofs.get("other_papers") or {}, checkpoint)
     return problems, checkpoint
+
+
+def _other_paper_problems(record: dict, given: dict, checkpoint: Checkpoint) -> list[str]:
+    """Each other paper's block (the cited paper of an outbound observation, the citing paper of an
+    inbound one) against its snapshot's leaf, once per paper."""
+    problems, seen = [], {record["paper"]["arxiv_id"]}
+    for observation in record["outbound"] + record["inbound"]:
+        for block in (observation["citation"]["cited_paper"], observation["citation"]["citing_paper"]):
+            if not block or block["arxiv_id"] in seen or not block["snapshot_observed_at"]:
+                continue
+            seen.add(block["arxiv_id"])
+            problems += _leaf_problems(f"paper {block['arxiv_id']} (metadata snapshot)", given.get(block["arxiv_id"]), {
+                "kind": "snapshot", "arxiv_id": block["arxiv_id"], "title": block["title"],
+                "submitted_at": block["submitted_at"], "last_updated": block["last_updated"],
+                "observed_at": block["snapshot_observed_at"]}, checkpoint)
+    return problems
+
+
+def _entry(found: dict | None) -> dict:
+    return json.loads(found["entry"]) if found else {}
+
+
+def _z(offset_text: str | None) -> str | None:
+    """A +00:00 time (receipts are shown so) in the log's Z rendering: six fraction digits or none."""
+    if offset_text is None:
+        return None
+    base = offset_text.removesuffix("+00:00")
+    whole, _, fraction = base.partition(".")
+    return f"{whole}.{fraction.ljust(6, '0')}Z" if fraction else f"{whole}Z"
+
+
+def _work_problems(where: str, work: dict, found: dict | None, checkpoint: Checkpoint) -> list[str]:
+    """The cited work's fields against the statement they come from: the work as first written or a
+    later revision, either logged when written. A curator's title or year is not logged (overrides are
+    their own history): then the statement's time alone is held."""
+    if work["work_id"] is None:
+        return []
+    expected = {"kind": _entry(found).get("kind") if _entry(found).get("kind") in ("work", "work_revision")
+                else "work", "work": work["work_id"], "observed_at": work["snapshot_observed_at"]}
+    if work["metadata_source"] != "curation":
+        expected.update({name: work[name] for name in ("title", "year", "venue", "metadata_source")})
+    return _leaf_problems(f"{where} (cited work {work['work_id']})", found, expected, checkpoint)
+
+
+def _standing_problems(where: str, work_id: str | None, notice: dict, given: list[dict],
+                       checkpoint: Checkpoint) -> list[str]:
+    """Each receipt the notice shows against its leaf, and the events shown against the events those
+    receipts found as logged: an event changed, added or dropped since is named."""
+    problems, logged_events = [], []
+    for shown in notice["source_receipts"]:
+        label = f"{where} (standing: {shown['source']} receipt of {shown['observed_at']})"
+        # A notice shows one receipt per source: found by it, so a receipt changed since is named as such.
+        found = next((g for g in given if _entry(g["receipt"]).get("source") == shown["source"]), None)
+        problems += _leaf_problems(label, found and found["receipt"], {
+            "kind": "receipt", "work": work_id, "source": shown["source"], "observed_at": _z(shown["observed_at"])},
+            checkpoint)
+        if found is None or found["receipt"] is None:
+            continue
+        named = _entry(found["receipt"])["events"]
+        events = [e for e in found["events"] if e is not None]
+        if sorted(int(_entry(e)["id"]) for e in events) != sorted(named):
+            problems.append(f"{label}: the proofs do not give the events its leaf names ({named})")
+        for event in events:
+            entry = _entry(event)
+            problems += _leaf_problems(f"{label} event {entry['id']}", event, {"kind": "standing_event"}, checkpoint)
+            logged_events.append({k: entry.get(k) for k in _EVENT_FIELDS})
+    shown_events = [{k: e.get(k) for k in _EVENT_FIELDS} for e in notice["events"]]
+    if notice["source_receipts"] and sorted(map(_key, shown_events)) != sorted(map(_key, logged_events)):
+        missing = [e for e in shown_events if e not in logged_events]
+        dropped = [e for e in logged_events if e not in shown_events]
+        problems.append(f"{where} (standing): the events shown are not those its receipts found as logged "
+                        f"(shown, not logged: {missing}; logged, not shown: {dropped})")
+    return problems
+
+
+def _key(event: dict) -> str:
+    return json.dumps(event, sort_keys=True)
+
+
+_EVENT_FIELDS = ("event_type", "notice_doi", "occurred_on", "reason", "source", "source_record_id", "subject_doi")
+
+
+def _paper_problems(record: dict, given: dict, checkpoint: Checkpoint) -> list[str]:
+    """The paper's snapshot and its citation measurements against their leaves."""
+    paper = record["paper"]
+    problems = _leaf_problems("paper (metadata snapshot)", given.get("snapshot"), {
+        "kind": "snapshot", "arxiv_id": paper["arxiv_id"], "title": paper["title"],
+        "submitted_at": paper["submitted_at"], "last_updated": paper["last_updated"],
+        "latest_version": paper["latest_version"], "primary_category": paper["primary_category"],
+        "observed_at": paper["snapshot_observed_at"]}, checkpoint)
+    measured = given.get("measurements") or []
+    for shown in record["external_citation_measurements"]:
+        found = next((m for m in measured if _entry(m).get("source") == shown["source"]), None)   # one per source
+        problems += _leaf_problems(f"paper ({shown['source']} measurement of {shown['observed_at']})", found, {
+            "kind": "measurement", "arxiv_id": paper["arxiv_id"], "source": shown["source"],
+            "count": shown["count"], "observed_at": shown["observed_at"]}, checkpoint)
+    return problems
 
 
 def consistency_problems(old: Checkpoint, new: Checkpoint, read_tile: Callable[[int, int], bytes]) -> list[str]:

@@ -13,6 +13,7 @@ from citations.models import (
     ResolutionState,
 )
 from citations.models.references import ExtractionOrigin
+from citations.models.transparency import LeafKind, note_written
 from citations.resolution.links import write_links
 
 T0 = datetime(2026, 8, 1, 12, 0, 0, 123456, tzinfo=UTC)
@@ -25,7 +26,7 @@ def make_paper(arxiv_id: str, *, title: str | None = None, observed_at: datetime
     """A held paper with one metadata snapshot (any further snapshot field as a keyword) and its versions
     (with the dates arXiv received them, where given)."""
     paper, _ = Paper.objects.get_or_create(arxiv_id=arxiv_id)
-    PaperSnapshot.objects.create(
+    snapshot = PaperSnapshot.objects.create(
         paper=paper, observed_at=observed_at, title=title or f"Paper {arxiv_id}",
         submitted_at=submitted_at, last_updated=max(submitted_at, datetime(2025, 2, 3, 4, 5, 6, tzinfo=UTC)),
         latest_version=latest_version, primary_category=primary_category, doi=doi, source="arxiv_metadata",
@@ -35,6 +36,7 @@ def make_paper(arxiv_id: str, *, title: str | None = None, observed_at: datetime
         PaperVersion.objects.get_or_create(paper=paper, version=version,
                                            defaults={"created_at": (version_dates or {}).get(version)})
     papers_changed([paper.pk])                      # as every writer of snapshots does
+    note_written(LeafKind.SNAPSHOT, [snapshot.pk])  # for the log, likewise
     return paper
 
 

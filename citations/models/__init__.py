@@ -32,12 +32,12 @@ from citations.models.standing import (
     StandingSourceSync,
     SyncStatus,
 )
-from citations.models.transparency import LeafKind, LogCheckpoint, LogLeaf, LogPending
+from citations.models.transparency import LeafKind, LogCheckpoint, LogLeaf, LogPending, note_written
 
 __all__ = [
     "CitationMeasurement", "CurrentResolution", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ObservationPurge", "Override", "OverrideAction", "OverrideField", "Paper", "PaperReference", "PaperReferenceLink",
     "PaperCurrent", "PaperSnapshot", "PaperVersion", "ReceiptEvent", "RecordGeneration", "ReferenceExtraction", "ResolutionState",
     "RetractionStatusReceipt", "PaperTitleKey", "WaitingReferenceKey", "WorkTitleKey",
     "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus", "IdentifierKind", "WorkIdentifier", "WorkRevision",
-    "SEGMENTATION_FIELDS", "VALUE_FIELDS", "LeafKind", "LogCheckpoint", "LogLeaf", "LogPending",
+    "SEGMENTATION_FIELDS", "VALUE_FIELDS", "LeafKind", "LogCheckpoint", "LogLeaf", "LogPending", "note_written",
 ]

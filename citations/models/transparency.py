@@ -6,22 +6,39 @@ every minute) takes pending rows in id order, appends one leaf per observation t
 the next index, builds the tiles and signs a checkpoint into `log_checkpoints`. Leaf indexes are
 given by the sequencer alone, so writers that commit out of id order never leave a gap.
 """
+from django.conf import settings
 from django.db import models
-
-
-class LogPending(models.Model):
-    """Observations written and not yet in the log: the ids of the links one write_links() stored."""
-
-    id = models.BigAutoField(primary_key=True)
-    link_ids = models.JSONField(help_text="Resolution links, in the order written; each brings its reference.")
-
-    class Meta:
-        db_table = "log_pending"
 
 
 class LeafKind(models.TextChoices):
     REFERENCE = "reference", "reference observation (paper_references)"
     LINK = "link", "resolution link (paper_reference_links)"
+    WORK = "work", "a work as first written (cited_works)"
+    WORK_REVISION = "work_revision", "a later statement of a work (work_revisions)"
+    SNAPSHOT = "snapshot", "a paper's metadata snapshot (paper_snapshots)"
+    STANDING_EVENT = "standing_event", "a standing event (scholarly_work_events)"
+    RECEIPT = "receipt", "a standing check receipt and the events it found (retraction_status_cache)"
+    MEASUREMENT = "measurement", "an external citation measurement (external_citation_measurements)"
+
+
+class LogPending(models.Model):
+    """Observations written and not yet in the log: the ids of the rows of one kind one write stored."""
+
+    id = models.BigAutoField(primary_key=True)
+    kind = models.CharField(max_length=16, choices=LeafKind.choices, default=LeafKind.LINK,
+                            help_text="A link brings its reference; the other kinds are logged alone.")
+    ids = models.JSONField(help_text="The rows' ids, in the order written.")
+
+    class Meta:
+        db_table = "log_pending"
+
+
+def note_written(kind: str, ids) -> None:
+    """Queue these just-written rows for the log, in the writer's own transaction: one row per write,
+    ids only, so a writer pays one small INSERT whatever it wrote (the sequencer reads the rows)."""
+    ids = list(ids)
+    if ids and settings.LOG_OBSERVATIONS:
+        LogPending.objects.create(kind=kind, ids=ids)
 
 
 class LogLeaf(models.Model):

@@ -19,6 +19,7 @@ from citations.arxiv_ids import arxiv_doi
 from citations.models import CitedWork, Paper, PaperReference, PaperReferenceLink, PaperSnapshot, ReferenceExtraction
 from citations.models.overrides import active_overrides
 from citations.models.references import source_rank
+from citations.models.transparency import LeafKind, note_written
 from citations.resolution.fields import reference_fields
 from citations.resolution.links import write_links
 from citations.resolution.matching import RESOLVER_VERSION, Resolution, resolve
@@ -175,6 +176,8 @@ def canonical_works(*, paper_ids: set[int]) -> dict[int, str]:
             ))
         # Another worker may create the same work at the same moment: the unique arXiv id settles it.
         CitedWork.objects.bulk_create(rows, ignore_conflicts=True)
-        works.update({paper_id: str(work_id) for work_id, paper_id in
-                      CitedWork.objects.filter(paper_id__in=missing).values_list("id", "paper_id")})
+        made = {paper_id: str(work_id) for work_id, paper_id in
+                CitedWork.objects.filter(paper_id__in=missing).values_list("id", "paper_id")}
+        note_written(LeafKind.WORK, made.values())      # the sequencer skips one another worker logged
+        works.update(made)
     return works

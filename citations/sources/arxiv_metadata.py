@@ -21,6 +21,7 @@ from citations.models import (
     PaperVersion,
 )
 from citations.models.generations import records_changed
+from citations.models.transparency import LeafKind, note_written
 from citations.resolution.index import index_paper_titles
 from citations.resolution.waiting import resolve_references_naming
 from citations.validation import OutOfRange, checked_time, clean_text
@@ -237,6 +238,7 @@ def _write_metadata_batch(batch: list[tuple[int, _Metadata]], observed_at: datet
             snapshots.append(PaperSnapshot(paper_id=paper_id, observed_at=observed_at, source="arxiv_metadata", **facts))
             versions += [PaperVersion(paper_id=paper_id, version=v, created_at=created) for v, created in metadata.versions]
         PaperSnapshot.objects.bulk_create(snapshots)
+        note_written(LeafKind.SNAPSHOT, [s.pk for s in snapshots])
         PaperVersion.objects.bulk_create(versions, ignore_conflicts=True)
         papers_changed(s.paper_id for s in snapshots)
         outcome.created["paper_snapshots"] += len(snapshots)

@@ -17,6 +17,7 @@ from citations.models import (
     PaperSnapshot,
 )
 from citations.models.generations import records_of_papers_changed
+from citations.models.transparency import LeafKind, note_written
 from citations.parsing.identifiers import normalise_doi
 from citations.sources.arxiv_metadata import DOI_LENGTH
 from citations.validation import OutOfRange, clean_text, parse_time
@@ -71,8 +72,9 @@ def _import_citation_count(value: dict) -> str:
         raise RejectedLine("back-dated: a later measurement by this source is held for this paper, so records "
                            "already published as of an earlier time would change")
     now = timezone.now()
-    CitationMeasurement.objects.create(paper_id=paper_id, source=source, observed_at=observed_at, count=count,
-                                       recorded_at=now if now > observed_at else None)
+    measured = CitationMeasurement.objects.create(paper_id=paper_id, source=source, observed_at=observed_at,
+                                                  count=count, recorded_at=now if now > observed_at else None)
+    note_written(LeafKind.MEASUREMENT, [measured.pk])
     records_of_papers_changed(paper_ids=[paper_id])
     return "created"
 

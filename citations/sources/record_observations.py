@@ -22,6 +22,7 @@ from citations.models import (
     SyncStatus,
 )
 from citations.models.references import ExtractionOrigin
+from citations.models.transparency import LeafKind, note_written
 from citations.records.timestamps import parse_offset, parse_z
 from citations.resolution.index import index_paper_titles
 from citations.resolution.links import write_links
@@ -98,7 +99,8 @@ class ObservationWriter:
         }
         snapshot = PaperSnapshot.objects.filter(paper=paper, observed_at=observed_at).newest_first().first()
         if snapshot is None:
-            PaperSnapshot.objects.create(paper=paper, observed_at=observed_at, source=IMPORT_SOURCE, **facts)
+            made = PaperSnapshot.objects.create(paper=paper, observed_at=observed_at, source=IMPORT_SOURCE, **facts)
+            note_written(LeafKind.SNAPSHOT, [made.pk])
             self.summary.count("paper_snapshots")
             return paper
         filled = {}
@@ -117,9 +119,10 @@ class ObservationWriter:
             # records built as of an earlier time keep their bytes.
             known = {f.name: getattr(snapshot, f.name) for f in PaperSnapshot._meta.concrete_fields
                      if f.name not in ("id", "paper", "revision", "recorded_at", "source")}
-            PaperSnapshot.objects.create(paper=paper, revision=snapshot.revision + 1, source=IMPORT_SOURCE,
-                                         recorded_at=max(parse_z(self.record["as_of"]), observed_at),
-                                         **{**known, **filled})
+            made = PaperSnapshot.objects.create(paper=paper, revision=snapshot.revision + 1, source=IMPORT_SOURCE,
+                                                recorded_at=max(parse_z(self.record["as_of"]), observed_at),
+                                                **{**known, **filled})
+            note_written(LeafKind.SNAPSHOT, [made.pk])
             self.summary.count("paper_snapshots_completed")
         return paper
 
@@ -209,6 +212,7 @@ class ObservationWriter:
                 if facts[unique] and CitedWork.objects.filter(**{unique: facts[unique]}).exists():
                     raise RecordRefused(f"work {work_id}: {unique} {facts[unique]!r} belongs to another held work")
             self.summary.count("cited_works")
+            note_written(LeafKind.WORK, [str(work_id)])
             return CitedWork.objects.create(id=work_id, **facts)
         clashes = [name for name, value in facts.items() if getattr(held, name) != value]
         if clashes:
@@ -240,6 +244,7 @@ class ObservationWriter:
                 work=work, source=source, observed_at=parse_offset(receipt_block["observed_at"]))
             if created:
                 self.summary.count("receipts")
+                note_written(LeafKind.RECEIPT, [receipt.pk])
             events = [self._event(e, receipt.observed_at) for e in notice["events"] if e["source"] == source]
             missing = [e for e in events if not receipt.found_events.filter(pk=e.pk).exists()]
             if missing and not created:
@@ -265,8 +270,10 @@ class ObservationWriter:
         if any(event.observed_at == observed_at for event in revisions):
             raise RecordRefused(f"event {block['source']}:{block['source_record_id']} is held with other facts")
         self.summary.count("events")
-        return ScholarlyWorkEvent.objects.create(source=block["source"], source_record_id=block["source_record_id"],
-                                                 observed_at=observed_at, **facts)
+        event = ScholarlyWorkEvent.objects.create(source=block["source"], source_record_id=block["source_record_id"],
+                                                  observed_at=observed_at, **facts)
+        note_written(LeafKind.STANDING_EVENT, [event.pk])
+        return event
 
     def _sync(self, source: str, observed_at: datetime) -> None:
         _, created = StandingSourceSync.objects.get_or_create(
@@ -283,6 +290,7 @@ class ObservationWriter:
         )
         if created:
             self.summary.count("citation_measurements")
+            note_written(LeafKind.MEASUREMENT, [measurement.pk])
         elif measurement.count != block["count"]:
             raise RecordRefused(f"the {block['source']} measurement of {block['observed_at']} is held with count "
                                 f"{measurement.count}, not {block['count']}")

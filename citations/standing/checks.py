@@ -26,6 +26,7 @@ from citations.models import (
     WorkIdentifier,
 )
 from citations.models.generations import records_changed
+from citations.models.transparency import LeafKind, note_written
 from citations.standing.revisions import newest_as_of
 
 BATCH = 1000
@@ -97,6 +98,7 @@ def _check_batch(source: str, sync: StandingSourceSync, rows) -> int:
             ReceiptEvent(receipt_id=ids[work_id], event_id=event_id)
             for work_id, dois in pending for doi in sorted(dois) for event_id in by_doi.get(doi, ())
         ], ignore_conflicts=True)
+        note_written(LeafKind.RECEIPT, sorted(ids.values()))
         # For the changes feed: references to works a notice is found for. (A sync moves every
         # receipt's time; listing every linked reference each day for that would drown the feed.)
         works_changed(work_id for work_id, dois in pending if any(doi in by_doi for doi in dois))

@@ -40,6 +40,7 @@ from django.utils import timezone
 from citations.input_files import lines_of, open_lines
 from citations.models import ScholarlyWorkEvent, StandingSourceSync, SyncStatus
 from citations.models.generations import records_changed
+from citations.models.transparency import LeafKind, note_written
 from citations.standing import crossref, openalex, retraction_watch
 from citations.standing.events import BadFile, RejectedRow, SourceEvent, WorkRead, decoded
 from citations.standing.revisions import newest_as_of
@@ -199,6 +200,7 @@ def _store(source: str, events: list[SourceEvent], observed_at: datetime) -> Cou
             rows.append(ScholarlyWorkEvent(source=source, source_record_id=event.source_record_id,
                                            observed_at=observed_at, **facts))
         ScholarlyWorkEvent.objects.bulk_create(rows)
+        note_written(LeafKind.STANDING_EVENT, [row.pk for row in rows])
     counts["unchanged"] = counts["events"] - counts["new"] - counts["revised"]
     counts.update(Counter(f"type:{e.event_type}" for e in events))
     return counts

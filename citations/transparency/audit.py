@@ -1,5 +1,8 @@
 """The log's own consistency check: every leaf against the row it logged, and the tiles against the checkpoint.
 
+Every kind of leaf alike: references, links, work statements, snapshots, standing events and
+receipts (with the events each found), citation measurements.
+
 An operator with database access can change an observation behind Pith's back (the append-only
 triggers are theirs to disable). The leaf written when it was logged cannot be changed with it
 unnoticed: its hash is in the tiles and under every signed checkpoint since. So this check
@@ -13,7 +16,15 @@ from dataclasses import dataclass
 
 from citations.models import LeafKind, LogCheckpoint, LogLeaf, ObservationPurge
 from citations.records.timestamps import render_z
-from citations.transparency.entries import link_entry, link_rows, reference_entry, reference_rows
+from citations.transparency.entries import (
+    FACTS,
+    fact_entry,
+    fact_rows,
+    link_entry,
+    link_rows,
+    reference_entry,
+    reference_rows,
+)
 from citations.transparency.sequencer import tiles
 from pith_verify.merkle import HASH_SIZE, TILE_WIDTH, leaf_hash
 
@@ -47,15 +58,19 @@ def check_log() -> list[Finding]:
     while start < newest.size:
         leaves = list(LogLeaf.objects.filter(leaf_index__gte=start, leaf_index__lt=min(start + BATCH, newest.size))
                       .order_by("leaf_index"))
-        references = reference_rows(leaf.observation for leaf in leaves if leaf.kind == LeafKind.REFERENCE)
-        links = link_rows(int(leaf.observation) for leaf in leaves if leaf.kind == LeafKind.LINK)
+        rows = {LeafKind.REFERENCE: reference_rows(leaf.observation for leaf in leaves
+                                                   if leaf.kind == LeafKind.REFERENCE),
+                LeafKind.LINK: {str(i): row for i, row in link_rows(
+                    int(leaf.observation) for leaf in leaves if leaf.kind == LeafKind.LINK).items()}}
+        for kind in FACTS:
+            rows[kind] = fact_rows(kind, [leaf.observation for leaf in leaves if leaf.kind == kind])
         for leaf in leaves:
-            findings += _check_leaf(leaf, references, links, read_tile, checkpoints, purges)
+            findings += _check_leaf(leaf, rows, read_tile, checkpoints, purges)
         start += BATCH
     return findings
 
 
-def _check_leaf(leaf: LogLeaf, references: dict, links: dict, read_tile, checkpoints, purges) -> list[Finding]:
+def _check_leaf(leaf: LogLeaf, rows: dict, read_tile, checkpoints, purges) -> list[Finding]:
     logged = bytes(leaf.entry)
     first = next(((size, at) for size, at in checkpoints if size > leaf.leaf_index), None)
     since = (f"logged at {render_z(leaf.logged_at)}"
@@ -66,12 +81,10 @@ def _check_leaf(leaf: LogLeaf, references: dict, links: dict, read_tile, checkpo
     if tile[at:at + HASH_SIZE] != leaf_hash(logged):
         findings.append(Finding(leaf.leaf_index, leaf.kind, leaf.observation,
                                 f"the stored entry no longer hashes to the log's leaf ({since})"))
-    if leaf.kind == LeafKind.REFERENCE:
-        row = references.get(leaf.observation)
-        now = reference_entry(row) if row else None
-    else:
-        row = links.get(int(leaf.observation))
-        now = link_entry(row) if row else None
+    row = rows[leaf.kind].get(leaf.observation)
+    entry = {LeafKind.REFERENCE: reference_entry, LeafKind.LINK: link_entry}.get(
+        leaf.kind, lambda row: fact_entry(leaf.kind, row))
+    now = entry(row) if row else None
     if now is None and not _purged(leaf, json.loads(logged), purges):
         findings.append(Finding(leaf.leaf_index, leaf.kind, leaf.observation, f"the row is gone ({since})"))
     elif now is not None and now != logged:
@@ -84,7 +97,10 @@ def _check_leaf(leaf: LogLeaf, references: dict, links: dict, read_tile, checkpo
 
 
 def _purged(leaf: LogLeaf, entry: dict, purges: list[ObservationPurge]) -> bool:
-    """Whether an audited purge after the leaf was logged removed its row (a takedown, not a tampering)."""
+    """Whether an audited purge after the leaf was logged removed its row (a takedown, not a tampering).
+    Purges remove references and links; no other kind's row is ever removed."""
+    if leaf.kind not in (LeafKind.REFERENCE, LeafKind.LINK):
+        return False
     if leaf.kind == LeafKind.LINK:
         reference = LogLeaf.objects.filter(kind=LeafKind.REFERENCE, observation=entry["reference"]).first()
         if reference is None:

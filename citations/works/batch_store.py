@@ -11,6 +11,7 @@ from django.db import connection
 from citations.current.resolutions import works_changed
 from citations.models import CitedWork, IdentifierKind, WorkIdentifier, WorkTitleKey
 from citations.models.generations import records_changed
+from citations.models.transparency import LeafKind, note_written
 from citations.resolution.waiting import works_arrived
 from citations.works import revisions
 from citations.works.batch_plan import BatchPlan
@@ -35,6 +36,7 @@ def store_batch(plan: BatchPlan, observed_at: datetime, *, copy: bool) -> None:
              for kind, value, work_id, source in identifiers], batch_size=1000, ignore_conflicts=True)
         WorkTitleKey.objects.bulk_create([WorkTitleKey(key=key, work_id=work_id) for key, work_id in keys],
                                          batch_size=1000, ignore_conflicts=True)
+    note_written(LeafKind.WORK, [str(work_id) for work_id, _ in works])       # for the log, in this transaction
     revision_ids = revisions.write_revisions(plan.revised, observed_at)
     # The references waiting for these works, found by a worker (ids ascend within a batch).
     works_arrived(works=(works[0][0], works[-1][0]) if works else None, revisions=revision_ids)

@@ -23,6 +23,7 @@ from datetime import datetime
 from django.db import connection
 
 from citations.models import CitedWork, WorkRevision, WorkTitleKey
+from citations.models.transparency import LeafKind, note_written
 from citations.parsing.locators import normal_page, normal_volume
 from citations.parsing.text import comparable_title, fold
 from citations.works.records import WorkRecord
@@ -109,6 +110,7 @@ def write_revisions(revisions: list[tuple[str, WorkRecord]], observed_at: dateti
                      volume=record.volume, issue=record.issue, first_page=record.first_page,
                      work_type=record.work_type)
         for work_id, record in revisions], batch_size=1000)
+    note_written(LeafKind.WORK_REVISION, [row.pk for row in written])
     WorkTitleKey.objects.bulk_create([WorkTitleKey(key=key, work_id=work_id) for work_id, record in revisions
                                       for key in sorted(record.title_keys)], batch_size=1000, ignore_conflicts=True)
     return min(row.pk for row in written), max(row.pk for row in written)

@@ -1,5 +1,6 @@
 """A client nobody here wrote: Go's golang.org/x/mod/sumdb/note and sumdb/tlog check a checkpoint's
-signature, the tiles against its root, and a record's inclusion proofs (tests/transparency/go/main.go)."""
+signature, the tiles against its root, and a record's inclusion proofs, of its observations and of every fact
+shown beside them (tests/transparency/go/main.go)."""
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,6 +13,7 @@ from citations.transparency.sequencer import publish_checkpoint
 from pith_verify.note import verifier_key
 from tests.conftest import require_service
 from tests.factories import make_paper, make_references
+from tests.transparency.test_verifier import with_works_and_standing
 
 GO_PROGRAM = Path(__file__).resolve().parent / "go" / "main.go"
 GOPATH = Path("/usr/share/gocode")      # Debian's golang-golang-x-mod-dev
@@ -22,7 +24,7 @@ def test_go_sumdb_verifies_the_checkpoint_tiles_and_inclusion_proofs(client, db,
     if not shutil.which("go") or not (GOPATH / "src/golang.org/x/mod/sumdb/tlog").is_dir():
         require_service("Go with golang.org/x/mod (apt-get install golang-go golang-golang-x-mod-dev)")
     paper = make_paper("2603.00001")
-    make_references(paper, 120)
+    with_works_and_standing(make_references(paper, 120))  # a work, a receipt and an event per observation
     make_references(make_paper("2603.00002"), 300)      # more than a tile: level 1 and partial tiles
     publish_checkpoint()
     as_of = timezone.now().strftime("%Y-%m-%dT%H:%MZ")
@@ -37,5 +39,5 @@ def test_go_sumdb_verifies_the_checkpoint_tiles_and_inclusion_proofs(client, db,
              "GOCACHE": str(tmp_path / "gocache"), "HOME": str(tmp_path)},
         capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "ok note: checkpoint of 840 signed by localhost/pith-log" in result.stdout
-    assert "ok tiles" in result.stdout and "ok inclusion: 200 leaves checked" in result.stdout
+    assert "ok note: checkpoint of 1203 signed by localhost/pith-log" in result.stdout
+    assert "ok tiles" in result.stdout and "ok inclusion: 501 leaves checked" in result.stdout

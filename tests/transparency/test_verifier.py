@@ -80,7 +80,7 @@ def test_an_observation_not_yet_logged_is_named(client, logged, tmp_path):
     make_references(make_paper("2603.00003"), 2)    # not yet sequenced
     record = save_record(client, "2603.00003", tmp_path, None)
     code, out = run(record, "--keys", tmp_path / "keys.json")
-    assert code == 1 and out.count("not in the log at all") == 4      # two references, two links
+    assert code == 1 and out.count("not in the log at all") == 5      # two references, two links, the snapshot
 
 
 def test_a_back_dated_observation_is_caught_whatever_its_date_says(client, logged, tmp_path):
@@ -109,13 +109,13 @@ def test_a_truncated_or_forked_log_is_caught_by_a_client_holding_an_older_checkp
     assert run("--since", held, "--keys", keys, "--log", settings.LOG_DIR)[0] == 0
     # The operator rewrites an early leaf and rebuilds and signs the whole tree over it: a fork.
     entries = [bytes(leaf.entry) for leaf in LogLeaf.objects.order_by("leaf_index")]
-    entries[3] = entries[3].replace(b'"state":"unresolved"', b'"state":"verified_exact"')
+    entries[2] = entries[2].replace(b'"state":"unresolved"', b'"state":"verified_exact"')
     assert run("--since", held, "--keys", keys, "--log", rebuilt_log(tmp_path / "forked", entries))[0] == 1
     code, out = run("--since", held, "--keys", keys, "--log", rebuilt_log(tmp_path / "forked", entries))
-    assert "does not extend the checkpoint of 16" in out
+    assert "does not extend the checkpoint of 18" in out
     # Or truncates it to fewer leaves than the client has seen.
     code, out = run("--since", held, "--keys", keys, "--log", rebuilt_log(tmp_path / "truncated", entries[:10]))
-    assert code == 1 and "the log shrank: 16 leaves before, 10 now" in out
+    assert code == 1 and "the log shrank: 18 leaves before, 10 now" in out
 
 
 def rebuilt_log(where: Path, entries: list[bytes]) -> Path:
@@ -127,9 +127,40 @@ def rebuilt_log(where: Path, entries: list[bytes]) -> Path:
     return where
 
 
+def with_works_and_standing(references: list) -> None:
+    """Each reference linked to a work of its own, checked by a standing source that found an event: every
+    fact a record shows beside an observation, logged as the writers note them."""
+    from datetime import UTC, datetime
+
+    from citations.models import (
+        CitedWork,
+        LeafKind,
+        ReceiptEvent,
+        RetractionStatusReceipt,
+        ScholarlyWorkEvent,
+        note_written,
+    )
+
+    at = datetime(2026, 8, 2, tzinfo=UTC)
+    works = CitedWork.objects.bulk_create([
+        CitedWork(doi=f"10.1000/w.{n}", title=f"Work number {n}", year=2024, venue="A Journal",
+                  metadata_source="crossref", snapshot_observed_at=at) for n in range(len(references))])
+    note_written(LeafKind.WORK, [str(w.pk) for w in works])
+    event = ScholarlyWorkEvent.objects.create(source="retraction_watch", source_record_id="1", event_type="retraction",
+                                              subject_doi="10.1000/w.0", observed_at=at)
+    note_written(LeafKind.STANDING_EVENT, [event.pk])
+    receipts = RetractionStatusReceipt.objects.bulk_create([
+        RetractionStatusReceipt(work=w, source="retraction_watch", observed_at=at) for w in works])
+    ReceiptEvent.objects.bulk_create([ReceiptEvent(receipt=r, event=event) for r in receipts])
+    note_written(LeafKind.RECEIPT, [r.pk for r in receipts])
+    with transaction.atomic():
+        write_links(PaperReferenceLink(reference=r, state="verified_exact", resolver_source="crossref", cited_work=w,
+                                       observed_at=at) for r, w in zip(references, works, strict=True))
+
+
 def test_verifying_a_record_of_250_references_takes_under_50_ms(client, db, signing_key, tmp_path):
     paper = make_paper("2603.00005")
-    make_references(paper, 250)
+    with_works_and_standing(make_references(paper, 250))
     publish_checkpoint()
     record = save_record(client, "2603.00005", tmp_path, past_minute())
     assert len(json.loads(record.read_bytes())["outbound"]) > 0
@@ -140,6 +171,8 @@ def test_verifying_a_record_of_250_references_takes_under_50_ms(client, db, sign
         code, out = run(record, "--keys", tmp_path / "keys.json")
         timings.append(time.process_time() - started)
         assert code == 0, out
+    proofs = json.loads((tmp_path / "2603.00005.json.proofs.json").read_bytes())
+    assert all(o["work"] and o["standing"][0]["events"] for o in proofs["observations"])
     print(f"verified a record of {len(json.loads(record.read_bytes())['outbound'])} itemized references in "
           f"{min(timings) * 1000:.1f} ms")       # seen with pytest -s
     assert min(timings) < 0.050, timings
@@ -152,13 +185,14 @@ def test_the_verifier_needs_no_django():
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
-def test_the_seed_records_verify_with_the_log_and_keep_their_bytes(client, seeds, signing_key, tmp_path):
-    from tests.conftest import SEED_000
+@pytest.mark.parametrize("seed_number", ["000", "004"])
+def test_the_seed_records_verify_with_the_log_and_keep_their_bytes(client, seeds, signing_key, tmp_path, seed_number):
+    from tests.conftest import SEED_000, SEED_004
 
     publish_checkpoint()
-    seed = SEED_000.read_bytes()
-    as_of = json.loads(seed)["as_of"]
-    record = save_record(client, "2509.11076", tmp_path, as_of)
+    seed = (SEED_000 if seed_number == "000" else SEED_004).read_bytes()
+    as_of, arxiv_id = json.loads(seed)["as_of"], json.loads(seed)["paper"]["arxiv_id"]
+    record = save_record(client, arxiv_id, tmp_path, as_of)
     assert record.read_bytes() == seed                   # signing and logging leave the v1 bytes alone
     code, out = run(record, "--keys", tmp_path / "keys.json", "--log", settings.LOG_DIR)
     assert code == 0, out
@@ -175,7 +209,7 @@ def test_the_verifier_reads_a_record_its_signature_proofs_keys_and_log_from_the_
     code, out = run(f"{live_server.url}/paper/2603.00001/citation-record.json?as_of={as_of}")
     assert code == 0, out
     assert "ok    signature" in out and "ok    inclusion: 3 observations" in out
-    assert "ok    consistency: the log of 6 extends the checkpoint of 6" in out
+    assert "ok    consistency: the log of 7 extends the checkpoint of 7" in out
 
 
 def save_current_record(client, arxiv_id: str, where: Path) -> Path:

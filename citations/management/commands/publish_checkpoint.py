@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from citations.transparency.sequencer import publish_checkpoint, queue_unlogged_links
+from citations.transparency.sequencer import publish_checkpoint, queue_unlogged
 
 
 class Command(BaseCommand):
@@ -9,12 +9,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--backfill", action="store_true",
-                            help="First queue every link (and its reference) not in the log yet, oldest first: "
-                                 "observations written before the log existed.")
+                            help="First queue every row the log holds (links with their references, works, revisions, "
+                                 "snapshots, standing events and receipts, measurements) not in it yet: "
+                                 "rows written before the log existed.")
 
     def handle(self, *args, backfill=False, **options):
         if backfill:
-            self.stdout.write(f"{queue_unlogged_links()} links queued for the log")
+            self.stdout.write(f"{queue_unlogged()} rows queued for the log")
         published = publish_checkpoint()
         checkpoint = published.checkpoint
         self.stdout.write(f"{published.leaves} writes sequenced; the log holds {published.size} leaves; "

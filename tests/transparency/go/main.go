@@ -106,9 +106,19 @@ func main() {
 	fmt.Printf("ok tiles: tlog.TreeHash(%d) is the checkpoint's root\n", size)
 
 	var proofs struct {
+		Paper struct {
+			Snapshot     *leaf   `json:"snapshot"`
+			Measurements []*leaf `json:"measurements"`
+		} `json:"paper"`
+		OtherPapers  map[string]*leaf `json:"other_papers"`
 		Observations []struct {
 			Reference  *leaf `json:"reference"`
 			Resolution *leaf `json:"resolution"`
+			Work       *leaf `json:"work"`
+			Standing   []struct {
+				Receipt *leaf   `json:"receipt"`
+				Events  []*leaf `json:"events"`
+			} `json:"standing"`
 		} `json:"observations"`
 	}
 	data, err := os.ReadFile(os.Args[4])
@@ -118,37 +128,46 @@ func main() {
 	if err := json.Unmarshal(data, &proofs); err != nil {
 		fail("proofs: %v", err)
 	}
-	checked := 0
+	// Every leaf the proofs give: the paper's and the other papers' shown, then each observation's and its facts'.
+	leaves := append([]*leaf{proofs.Paper.Snapshot}, proofs.Paper.Measurements...)
+	for _, l := range proofs.OtherPapers {
+		leaves = append(leaves, l)
+	}
 	for _, o := range proofs.Observations {
-		for _, l := range []*leaf{o.Reference, o.Resolution} {
-			if l == nil {
-				continue
-			}
-			var proof tlog.RecordProof
-			for _, h := range l.Inclusion {
-				b, err := base64.StdEncoding.DecodeString(h)
-				if err != nil || len(b) != tlog.HashSize {
-					fail("proof hash: %v", err)
-				}
-				var hash tlog.Hash
-				copy(hash[:], b)
-				proof = append(proof, hash)
-			}
-			if err := tlog.CheckRecord(proof, size, root, l.LeafIndex, tlog.RecordHash([]byte(l.Entry))); err != nil {
-				fail("tlog.CheckRecord of leaf %d: %v", l.LeafIndex, err)
-			}
-			// And the proof Go builds from the tiles itself is the same.
-			own, err := tlog.ProveRecord(size, l.LeafIndex, reader)
-			if err != nil || len(own) != len(proof) {
-				fail("tlog.ProveRecord of leaf %d: %v", l.LeafIndex, err)
-			}
-			for i := range own {
-				if own[i] != proof[i] {
-					fail("tlog.ProveRecord of leaf %d differs from Pith's at step %d", l.LeafIndex, i)
-				}
-			}
-			checked++
+		leaves = append(leaves, o.Reference, o.Resolution, o.Work)
+		for _, s := range o.Standing {
+			leaves = append(append(leaves, s.Receipt), s.Events...)
 		}
+	}
+	checked := 0
+	for _, l := range leaves {
+		if l == nil {
+			continue
+		}
+		var proof tlog.RecordProof
+		for _, h := range l.Inclusion {
+			b, err := base64.StdEncoding.DecodeString(h)
+			if err != nil || len(b) != tlog.HashSize {
+				fail("proof hash: %v", err)
+			}
+			var hash tlog.Hash
+			copy(hash[:], b)
+			proof = append(proof, hash)
+		}
+		if err := tlog.CheckRecord(proof, size, root, l.LeafIndex, tlog.RecordHash([]byte(l.Entry))); err != nil {
+			fail("tlog.CheckRecord of leaf %d: %v", l.LeafIndex, err)
+		}
+		// And the proof Go builds from the tiles itself is the same.
+		own, err := tlog.ProveRecord(size, l.LeafIndex, reader)
+		if err != nil || len(own) != len(proof) {
+			fail("tlog.ProveRecord of leaf %d: %v", l.LeafIndex, err)
+		}
+		for i := range own {
+			if own[i] != proof[i] {
+				fail("tlog.ProveRecord of leaf %d differs from Pith's at step %d", l.LeafIndex, i)
+			}
+		}
+		checked++
 	}
 	fmt.Printf("ok inclusion: %d leaves checked with tlog.CheckRecord\n", checked)
 }
