@@ -7,10 +7,13 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 from django.utils import timezone
 
 from citations.input_files import lines_of
-from citations.models import LeafKind, LogLeaf, ScholarlyWorkEvent, WorkRevision
+from citations.models import CitationMeasurement, LeafKind, LogLeaf, ScholarlyWorkEvent, WorkRevision
+from citations.models.transparency import note_written
+from citations.records.timestamps import render_z
 from citations.sources.citation_counts import import_citation_counts
 from citations.standing.checks import check_works
 from citations.standing.sync import sync_standing_source
@@ -129,16 +132,25 @@ def test_a_standing_event_changed_behind_piths_back_is_named_by_the_log_and_the_
 
 def test_a_back_dated_measurement_is_caught_by_the_verifier(client, cites_a_retracted_work, tmp_path):
     as_of = past_minute()
-    dated = (timezone.now() - timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")     # before the record's as_of
+    dated = timezone.now() - timedelta(minutes=5)                   # before the record's as_of
+    before = save_record(client, "2601.00001", tmp_path, as_of).read_bytes()
+    # Through the importer, a count dated in the past shows only from its import on: the past stands.
     import_citation_counts(lines_of(json.dumps({"arxiv_id": "2601.00001", "source": "openalex", "count": 40,
-                                                "observed_at": dated}).encode()))
+                                                "observed_at": dated.strftime("%Y-%m-%dT%H:%M:%SZ")}).encode()))
+    publish_checkpoint()
+    assert save_record(client, "2601.00001", tmp_path, as_of).read_bytes() == before
+    # Written past the importer (a row put in by hand, dated in the past and shown at once): the log
+    # took it only now, and the verifier says so.
+    paper_id = CitationMeasurement.objects.filter(source="semantic_scholar").values_list("paper_id", flat=True)[0]
+    with transaction.atomic():
+        forged = CitationMeasurement.objects.create(paper_id=paper_id, source="crossref", observed_at=dated, count=99)
+        note_written(LeafKind.MEASUREMENT, [forged.pk])
     publish_checkpoint()
     record = save_record(client, "2601.00001", tmp_path, as_of)
-    assert [m["source"] for m in json.loads(record.read_bytes())["external_citation_measurements"]] == [
-        "openalex", "semantic_scholar"]
+    assert "crossref" in [m["source"] for m in json.loads(record.read_bytes())["external_citation_measurements"]]
     code, out = run(record, "--keys", tmp_path / "keys.json")
     assert code == 1 and out.count("written later than dated") == 1, out
-    assert f"paper (openalex measurement of {dated}): logged only at" in out
+    assert f"paper (crossref measurement of {render_z(dated)}): logged only at" in out
 
 
 @pytest.mark.postgresql
