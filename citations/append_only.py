@@ -120,7 +120,8 @@ def uninstall(schema_editor, tables: list[str]) -> None:
     for table in tables:
         for suffix in ("", "_update", "_truncate"):
             schema_editor.execute(f"DROP TRIGGER IF EXISTS {table}_append_only{suffix} ON {table}")
-    for table in UPDATE_RULES:
+    # Only these tables' own functions: another table's trigger (a migration before this one) still calls its.
+    for table in set(UPDATE_RULES) & set(tables):
         schema_editor.execute(f"DROP FUNCTION IF EXISTS pith_append_only_{table}()")
     # Back to what curation's migration 0002 had: three tables guarded against UPDATE and DELETE.
     for table in {"curation_overrides", "paper_references", "paper_reference_links"} & set(tables):
