@@ -150,3 +150,21 @@ def test_an_identifier_changed_behind_piths_back_is_named_by_the_log_and_the_ver
     code, out = run(record, "--keys", tmp_path / "keys.json")
     assert code == 1, out
     assert "the log's entry says value '10.1000/published', the record shows '10.1000/forged'" in out
+
+
+def test_every_entry_a_curator_writes_is_logged_withdrawals_splits_and_carried_copies_too(db, signing_key, curator):
+    from curation.segmentation import split_reference
+    from curation.services import withdraw_override
+
+    reference, other = make_references(make_paper("2604.00003"), 2)
+    title = curate(reference, "title", CURATED_TITLE, curator)
+    withdraw_override(override_id=title.pk, reason="misread", curator=curator,
+                      expected_revision=revision_of(reference.pk))
+    curate(other, "year", 1999, curator)
+    split_reference(reference_id=reference.pk, before="Work number", reason="two in one", curator=curator,
+                    expected_revision=revision_of(reference.pk))      # carries the other's year onto the new list
+    publish_checkpoint()
+    written = {str(pk) for pk in Override.objects.values_list("pk", flat=True)}
+    assert len(written) == 5                                          # set, withdraw, set, split, carried copy
+    assert {leaf.observation for leaf in LogLeaf.objects.filter(kind=LeafKind.OVERRIDE)} == written
+    assert check_log() == []
