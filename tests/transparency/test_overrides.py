@@ -168,3 +168,15 @@ def test_every_entry_a_curator_writes_is_logged_withdrawals_splits_and_carried_c
     assert len(written) == 5                                          # set, withdraw, set, split, carried copy
     assert {leaf.observation for leaf in LogLeaf.objects.filter(kind=LeafKind.OVERRIDE)} == written
     assert check_log() == []
+
+
+@pytest.mark.postgresql
+def test_an_audited_purge_of_curated_references_is_no_tampering(db, signing_key, curator):
+    from citations.purge import purge_references
+
+    reference = make_references(make_paper("2604.00004"), 2)[0]
+    curate(reference, "title", CURATED_TITLE, curator)
+    publish_checkpoint()
+    purge_references(arxiv_id="2604.00004", reason="a takedown request, checked", operator=curator)
+    assert not Override.objects.exists()
+    assert check_log() == []
