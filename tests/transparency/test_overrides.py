@@ -180,3 +180,23 @@ def test_an_audited_purge_of_curated_references_is_no_tampering(db, signing_key,
     purge_references(arxiv_id="2604.00004", reason="a takedown request, checked", operator=curator)
     assert not Override.objects.exists()
     assert check_log() == []
+
+
+def test_entries_written_before_the_log_enter_it_by_backfill_and_then_verify(client, db, signing_key, curator,
+                                                                             monkeypatch, settings, tmp_path):
+    import io
+
+    from django.core.management import call_command
+
+    settings.LOG_OBSERVATIONS = False
+    now = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: now - timedelta(minutes=10))
+    reference = make_references(make_paper("2604.00005"), 2)[0]
+    entry = curate(reference, "title", CURATED_TITLE, curator)
+    monkeypatch.undo()
+    settings.LOG_OBSERVATIONS = True
+    call_command("publish_checkpoint", "--backfill", stdout=io.StringIO())
+    assert LogLeaf.objects.filter(kind=LeafKind.OVERRIDE, observation=str(entry.pk)).exists()
+    record = save_record(client, "2604.00005", tmp_path, past_minute())
+    code, out = run(record, "--keys", tmp_path / "keys.json")
+    assert code == 0, out
