@@ -24,6 +24,7 @@ from citations.current.papers import papers_changed
 from citations.extraction.pdf_references import is_word_break
 from citations.jobs.dispatch import dispatch_task
 from citations.models import (
+    LeafKind,
     Override,
     OverrideAction,
     OverrideField,
@@ -32,6 +33,7 @@ from citations.models import (
     PaperVersion,
     ReferenceExtraction,
     ResolutionState,
+    note_written,
 )
 from citations.models.references import ExtractionOrigin
 from citations.parsing.reader import STORED_FIELDS, read_reference, stored_fields
@@ -176,6 +178,7 @@ def _correct(*, reference_id, reason: str, curator, expected_revision: int, part
             reference, OverrideAction.SET, reason, curator, now)
         entry.previous_text, entry.result_list = reference.raw_text, corrected
         entry.save()
+        note_written(LeafKind.OVERRIDE, [entry.pk])         # for the log, in this transaction
         entry.not_carried = _carry_overrides(parts, new_references, now)
         _write_links(parts, new_references, entry, now)
         papers_changed([extraction.paper_version.paper_id])

@@ -21,6 +21,7 @@ from citations.models import (
     CitedWork,
     CurrentResolution,
     IdentifierKind,
+    LeafKind,
     Override,
     OverrideAction,
     OverrideField,
@@ -30,6 +31,7 @@ from citations.models import (
     PaperVersion,
     ReferenceExtraction,
     ResolutionState,
+    note_written,
 )
 from citations.models.generations import records_of_papers_changed
 from citations.models.overrides import active_overrides
@@ -278,6 +280,7 @@ def apply_override(*, reference_id, field: str, value, reason: str, curator, exp
             entry.link_work = work_from_identifier(kind=target.identifier[0], value=target.identifier[1],
                                                    observed_at=entry.created_at)
         entry.save()
+        note_written(LeafKind.OVERRIDE, [entry.pk])         # for the log, in this transaction
         if field == OverrideField.LINK:
             _write_curated_link(reference, entry)
         _records_changed(reference, entry)
@@ -332,6 +335,7 @@ def withdraw_override(*, override_id: int, reason: str, curator, expected_revisi
             previous_text=(str(target.value_index) if target.field == OverrideField.INDEX
                            else target.value_text if target.field != OverrideField.YEAR else None),
             previous_year=target.value_year, reason=reason, curator=curator, created_at=timezone.now())
+        note_written(LeafKind.OVERRIDE, [entry.pk])
         _records_changed(reference, target)
         entry.follow_up_job = _re_resolve_after_commit(reference.pk)
     return entry

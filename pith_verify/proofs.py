@@ -55,17 +55,24 @@ def proof_problems(record: dict, proofs: dict, keys: list[PublicKey]) -> tuple[l
                 problems.append(f"{where}: no proof given")
                 continue
             citation = observation["citation"]
-            problems += _leaf_problems(f"{where} (reference)", proof["reference"], {
-                "kind": "reference", "id": oid, "reference_index": citation["reference_index"],
-                "source": citation["source"], "observed_at": citation["source_observed_at"],
-                "citing_arxiv_id": citation["citing_paper"]["arxiv_id"],
-                "citing_version": citation["citing_paper"]["version"]}, checkpoint)
+            curated = _curated(proof.get("overrides") or [])
+            problems += _override_problems(where, record["as_of"], observation, proof.get("overrides") or [],
+                                           curated, checkpoint)
+            expected = {"kind": "reference", "id": oid, "reference_index": citation["reference_index"],
+                        "source": citation["source"], "observed_at": citation["source_observed_at"],
+                        "citing_arxiv_id": citation["citing_paper"]["arxiv_id"],
+                        "citing_version": citation["citing_paper"]["version"]}
+            if "index" in curated:                      # the number shown is the curator's, held against it
+                del expected["reference_index"]
+            problems += _leaf_problems(f"{where} (reference)", proof["reference"], expected, checkpoint)
             resolution = observation["resolution"]
             problems += _leaf_problems(f"{where} (resolution)", proof["resolution"], {
                 "kind": "link", "reference": oid, "state": resolution["status"],
                 "resolver_source": resolution["resolver_source"], "observed_at": resolution["observed_at"]},
                 checkpoint)
-            problems += _work_problems(where, citation["cited_work"], proof.get("work"), checkpoint)
+            problems += _work_problems(where, citation["cited_work"], proof.get("work"), curated, checkpoint)
+            problems += _identifier_problems(where, citation["cited_work"], proof.get("work"),
+                                             proof.get("identifier"), checkpoint)
             problems += _standing_problems(where, citation["cited_work"]["work_id"], observation["standing_notice"],
                                            proof.get("standing") or [], checkpoint)
     problems += _paper_problems(record, proofs.get("paper") or {}, checkpoint)
@@ -102,17 +109,79 @@ def _z(offset_text: str | None) -> str | None:
     return f"{whole}.{fraction.ljust(6, '0')}Z" if fraction else f"{whole}Z"
 
 
-def _work_problems(where: str, work: dict, found: dict | None, checkpoint: Checkpoint) -> list[str]:
+def _work_problems(where: str, work: dict, found: dict | None, curated: dict, checkpoint: Checkpoint) -> list[str]:
     """The cited work's fields against the statement they come from: the work as first written or a
-    later revision, either logged when written. A curator's title or year is not logged (overrides are
-    their own history): then the statement's time alone is held."""
+    later revision, either logged when written; a title or year a curator's entry gives (held against
+    that entry's leaf) is not the statement's, nor then is its source."""
     if work["work_id"] is None:
         return []
     expected = {"kind": _entry(found).get("kind") if _entry(found).get("kind") in ("work", "work_revision")
                 else "work", "work": work["work_id"], "observed_at": work["snapshot_observed_at"]}
-    if work["metadata_source"] != "curation":
-        expected.update({name: work[name] for name in ("title", "year", "venue", "metadata_source")})
+    names = ("title", "year", "venue") if work["metadata_source"] == "curation" else (
+        "title", "year", "venue", "metadata_source")
+    expected.update({name: work[name] for name in names if name not in curated})
     return _leaf_problems(f"{where} (cited work {work['work_id']})", found, expected, checkpoint)
+
+
+def _curated(given: list[dict | None]) -> dict[str, dict]:
+    """The curators' entries the proofs give for an observation, by field."""
+    return {entry["field"]: entry for g in given if (entry := _entry(g)).get("kind") == "override" and "field" in entry}
+
+
+# What a curator's entry of each field sets, and where the record shows it.
+_CURATED_VALUE = {"title": ("value_text", lambda o: o["citation"]["cited_work"]["title"]),
+                  "year": ("value_year", lambda o: o["citation"]["cited_work"]["year"]),
+                  "index": ("value_index", lambda o: o["citation"]["reference_index"])}
+NOT_A_WORK = "not_a_scholarly_work"
+
+
+def _override_problems(where: str, as_of: str, observation: dict, given: list[dict | None], curated: dict,
+                       checkpoint: Checkpoint) -> list[str]:
+    """Each curator's entry an observation shows, against its leaf: the value shown, set on this
+    reference, in force by the record's cutoff (created in its as_of's minute at the latest), and
+    logged by the checkpoint. A curated value shown without an entry for it is named."""
+    problems = []
+    oid = observation["observation_id"]
+    for found in given:
+        if found is None:
+            problems.append(f"{where} (a curator's entry it shows): not in the log at all")
+            continue
+        entry = _entry(found)
+        expected = {"kind": "override", "reference": oid, "action": "set"}
+        if entry.get("field") in _CURATED_VALUE:
+            name, shown = _CURATED_VALUE[entry["field"]]
+            expected[name] = shown(observation)
+        label = f"{where} (curator's {entry.get('field')} entry {entry.get('id')})"
+        problems += _leaf_problems(label, found, expected, checkpoint)
+        if str(entry.get("created_at"))[:16] > as_of[:16]:
+            problems.append(f"{label}: created at {entry.get('created_at')}, after the record's as_of {as_of}")
+    work = observation["citation"]["cited_work"]
+    if work["metadata_source"] == "curation" and not {"title", "year"} & set(curated):
+        problems.append(f"{where}: shows a curator's title or year, and the proofs give no curator's entry for it")
+    if observation["standing_notice"].get("reason") == NOT_A_WORK and "not_a_work" not in curated:
+        problems.append(f"{where}: shows a curator's \"not a scholarly work\", and the proofs give no entry for it")
+    return problems
+
+
+def _identifier_problems(where: str, work: dict, statement: dict | None, found: dict | None,
+                         checkpoint: Checkpoint) -> list[str]:
+    """The cited work's DOI: its own, held against the work's leaf; or one joined to it later (its own
+    being none or an arXiv DOI), held against that identifier's leaf."""
+    if work["work_id"] is None:
+        return []
+    own = _entry(statement)
+    if found is None:
+        if own.get("kind") == "work" and own.get("doi") != work["doi"]:
+            return [(f"{where} (cited work {work['work_id']}): the log's entry says doi {own.get('doi')!r}, the "
+                     f"record shows {work['doi']!r}, and the proofs give no identifier it comes from")]
+        return []
+    problems = _leaf_problems(f"{where} (identifier of work {work['work_id']})", found, {
+        "kind": "work_identifier", "work": work["work_id"], "identifier_kind": "doi", "value": work["doi"]},
+        checkpoint)
+    if own.get("kind") == "work" and own.get("doi") and not own["doi"].startswith("10.48550/"):
+        problems.append(f"{where} (cited work {work['work_id']}): shows doi {work['doi']!r} though the work's "
+                        f"own is {own['doi']!r}")
+    return problems
 
 
 def _standing_problems(where: str, work_id: str | None, notice: dict, given: list[dict],

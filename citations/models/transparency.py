@@ -19,6 +19,8 @@ class LeafKind(models.TextChoices):
     STANDING_EVENT = "standing_event", "a standing event (scholarly_work_events)"
     RECEIPT = "receipt", "a standing check receipt and the events it found (retraction_status_cache)"
     MEASUREMENT = "measurement", "an external citation measurement (external_citation_measurements)"
+    OVERRIDE = "override", "a curator's override entry, set or withdraw (curation_overrides)"
+    WORK_IDENTIFIER = "work_identifier", "an identifier a source asserted of a work (work_identifiers)"
 
 
 class LogPending(models.Model):

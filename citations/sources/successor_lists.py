@@ -9,7 +9,7 @@ nor a resolution is lost when the list under it is replaced:
 """
 from django.db.models import QuerySet
 
-from citations.models import Override, PaperReference, PaperReferenceLink, ReferenceExtraction
+from citations.models import LeafKind, Override, PaperReference, PaperReferenceLink, ReferenceExtraction, note_written
 
 
 def newer_list(extraction: ReferenceExtraction) -> ReferenceExtraction | None:
@@ -37,6 +37,7 @@ def carry_overrides(successors: dict, in_force: QuerySet, now) -> list[Override]
                        reference=successors[entry.reference_id], carried_from=entry, created_at=now)
               for entry in entries if entry.reference_id in successors]
     Override.objects.bulk_create(copies)
+    note_written(LeafKind.OVERRIDE, [copy.pk for copy in copies])      # for the log, in the caller's transaction
     return [entry for entry in entries if entry.reference_id not in successors]
 
 

@@ -98,10 +98,11 @@ def _check_leaf(leaf: LogLeaf, rows: dict, read_tile, checkpoints, purges) -> li
 
 def _purged(leaf: LogLeaf, entry: dict, purges: list[ObservationPurge]) -> bool:
     """Whether an audited purge after the leaf was logged removed its row (a takedown, not a tampering).
-    Purges remove references and links; no other kind's row is ever removed."""
-    if leaf.kind not in (LeafKind.REFERENCE, LeafKind.LINK):
+    Purges remove references, their links and the curators' entries on them; no other kind's row is
+    ever removed."""
+    if leaf.kind not in (LeafKind.REFERENCE, LeafKind.LINK, LeafKind.OVERRIDE):
         return False
-    if leaf.kind == LeafKind.LINK:
+    if leaf.kind in (LeafKind.LINK, LeafKind.OVERRIDE):
         reference = LogLeaf.objects.filter(kind=LeafKind.REFERENCE, observation=entry["reference"]).first()
         if reference is None:
             return False

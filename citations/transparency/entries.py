@@ -21,12 +21,14 @@ from citations.models import (
     CitationMeasurement,
     CitedWork,
     LeafKind,
+    Override,
     PaperReference,
     PaperReferenceLink,
     PaperSnapshot,
     ReceiptEvent,
     RetractionStatusReceipt,
     ScholarlyWorkEvent,
+    WorkIdentifier,
     WorkRevision,
 )
 from citations.records.canonical import canonical_bytes, sha256_digest
@@ -127,6 +129,20 @@ def _measurement_entry(row: dict) -> dict:
             "observed_at": render_z(row["observed_at"])}
 
 
+def _override_entry(row: dict) -> dict:
+    # The values a record may show from the entry (title, year, reference number; a link and
+    # "not a work" by their presence), and its time: the verifier holds the shown value against it.
+    return {"reference": str(row["reference_id"]), "field": row["field"], "action": row["action"],
+            "value_text": row["value_text"], "value_year": row["value_year"], "value_index": row["value_index"],
+            "link_paper": row["link_paper_id"], "link_work": str(row["link_work_id"]) if row["link_work_id"] else None,
+            "withdraws": row["withdraws_id"], "created_at": render_z(row["created_at"])}
+
+
+def _identifier_entry(row: dict) -> dict:
+    return {"work": str(row["work_id"]), "identifier_kind": row["kind"], "value": row["value"],
+            "source": row["source"], "observed_at": render_z(row["observed_at"])}
+
+
 @dataclass(frozen=True)
 class _Fact:
     model: type
@@ -145,7 +161,22 @@ FACTS = {
     LeafKind.STANDING_EVENT: _Fact(ScholarlyWorkEvent, (), _event_entry),
     LeafKind.RECEIPT: _Fact(RetractionStatusReceipt, (), _receipt_entry),
     LeafKind.MEASUREMENT: _Fact(CitationMeasurement, ("paper__arxiv_id",), _measurement_entry),
+    LeafKind.OVERRIDE: _Fact(Override, (), _override_entry),
+    LeafKind.WORK_IDENTIFIER: _Fact(WorkIdentifier, (), _identifier_entry),
 }
+
+
+def identifier_ids(keys) -> dict[str, str]:
+    """The ids of work identifiers named "kind:value" (as the works importer notes them: its COPY and
+    its bulk INSERT that skips conflicts return no ids), by that name."""
+    keys = {str(k) for k in keys}
+    found = {}
+    for part in among(WorkIdentifier.objects.all(), WorkIdentifier._meta.get_field("value"),
+                      {k.partition(":")[2] for k in keys}):
+        for pk, kind, value in part.values_list("id", "kind", "value"):
+            if f"{kind}:{value}" in keys:
+                found[f"{kind}:{value}"] = str(pk)
+    return found
 
 
 def among(queryset, field, ids) -> list:

@@ -4,14 +4,16 @@ For a record built as of T: the first checkpoint published at or after T, and fo
 shown, the leaves of its reference, of the resolution link the record shows, of the work statement
 whose fields its cited_work shows (the work as first written, or the revision shown) and of the
 receipts of its standing notice with the events each found as logged; and once, the paper's snapshot
-and its citation measurements shown, and the snapshot of each other paper shown (cited or citing). Each with its entry bytes and an RFC 6962 inclusion proof in
+and its citation measurements shown, and the snapshot of each other paper shown (cited or citing);
+the curators' entries whose values an observation shows (title, year, reference number, "not a work"),
+and the work identifier a shown DOI comes from where it is not the work's own. Each with its entry bytes and an RFC 6962 inclusion proof in
 that checkpoint's tree. A leaf appended after that
 checkpoint (an observation written later, though dated earlier: a back-dated import) is listed with
 its index and no proof, so the client sees it; an observation never logged is listed as such.
 """
 import base64
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -20,12 +22,14 @@ from citations.models import (
     LeafKind,
     LogCheckpoint,
     LogLeaf,
+    Override,
     PaperReferenceLink,
     PaperSnapshot,
     RetractionStatusReceipt,
+    WorkIdentifier,
     WorkRevision,
 )
-from citations.records.build import CURATION
+from citations.records.build import CURATION, NOT_A_WORK
 from citations.records.timestamps import parse_z, render_offset, render_z
 from citations.signing import signing_key
 from citations.transparency.sequencer import idle_since, signed_note, tiles
@@ -52,10 +56,14 @@ def record_proofs(body: bytes) -> dict:
     others = _other_snapshots_shown(observations)
     others.pop(record["paper"]["arxiv_id"], None)       # the paper's own: given once, as "paper"
     measurements = _measurements_shown(record)
+    overrides = _overrides_shown(observations, as_of)
+    identifiers = _identifiers_shown(observations)
     wanted = ([(LeafKind.REFERENCE, i) for i in ids] + [(LeafKind.LINK, str(link)) for link in shown.values()]
               + list(statements.values()) + [(LeafKind.RECEIPT, r) for rs in receipts.values() for r in rs]
               + ([(LeafKind.SNAPSHOT, snapshot)] if snapshot else []) + [(LeafKind.SNAPSHOT, o) for o in others.values()]
-              + [(LeafKind.MEASUREMENT, m) for m in measurements])
+              + [(LeafKind.MEASUREMENT, m) for m in measurements]
+              + [(LeafKind.OVERRIDE, e) for es in overrides.values() for e in es]
+              + [(LeafKind.WORK_IDENTIFIER, i) for i in identifiers.values()])
     leaves = _leaves(wanted)
     # A receipt's events are the ones its leaf names as logged, whatever the database holds now.
     found = {r: json.loads(bytes(leaves[LeafKind.RECEIPT, r].entry))["events"]
@@ -94,7 +102,10 @@ def record_proofs(body: bytes) -> dict:
                           "resolution": proof(LeafKind.LINK, str(shown[o["observation_id"]]))
                           if o["observation_id"] in shown else None,
                           "work": proof(*statements[work]) if (work := _work_of(o)) in statements else None,
-                          "standing": standing(work)}
+                          "standing": standing(work),
+                          "overrides": [proof(LeafKind.OVERRIDE, e) for e in overrides.get(o["observation_id"], [])],
+                          "identifier": proof(LeafKind.WORK_IDENTIFIER, identifiers[work])
+                          if work in identifiers else None}
                          for o in {o["observation_id"]: o for o in observations}.values()],
     }
 
@@ -124,6 +135,51 @@ def _statements_shown(observations: list[dict]) -> dict[str, tuple[str, str]]:
         if render_z(observed_at) == block["snapshot_observed_at"] and block["metadata_source"] in (source, CURATION):
             statements[str(work)] = (LeafKind.WORK_REVISION, str(revision))
     return statements
+
+
+def _overrides_shown(observations: list[dict], as_of: datetime) -> dict[str, list[str]]:
+    """The curators' entries whose values each observation shows, by observation: its title, year,
+    reference number, "not a work". In force at the record's cutoff, which lies in its as_of's minute:
+    of the entries in force at either end of it, the one whose value is shown."""
+    shown = {o["observation_id"]: o for o in observations}
+    fields = ("title", "year", "not_a_work", "index")
+    candidates: dict[tuple[str, str], list] = {}
+    for at in (as_of, as_of + timedelta(seconds=59, microseconds=999_999)):
+        for row in (Override.objects.in_force(at).filter(reference_id__in=list(shown), field__in=fields)
+                    .values("id", "reference_id", "field", "value_text", "value_year", "value_index")):
+            candidates.setdefault((str(row["reference_id"]), row["field"]), []).append(row)
+    found: dict[str, list[str]] = {}
+    for (reference, field), rows in candidates.items():
+        match = next((r for r in rows if _shows(shown[reference], field, r)), None)
+        if match is not None:
+            found.setdefault(reference, []).append(str(match["id"]))
+    return found
+
+
+def _shows(observation: dict, field: str, entry: dict) -> bool:
+    """Whether the observation shows this entry's value (a curated title or year says so by its source)."""
+    work, citation = observation["citation"]["cited_work"], observation["citation"]
+    if field == "title":
+        return work["metadata_source"] == CURATION and entry["value_text"] == work["title"]
+    if field == "year":
+        return work["metadata_source"] == CURATION and entry["value_year"] == work["year"]
+    if field == "index":
+        return entry["value_index"] == citation["reference_index"]
+    return observation["standing_notice"].get("reason") == NOT_A_WORK
+
+
+def _identifiers_shown(observations: list[dict]) -> dict[str, str]:
+    """The identifier each shown work's DOI comes from, by work, where it is not the work's own DOI
+    (a work known by its arXiv DOI shows its published version's, joined to it later)."""
+    shown = {w["work_id"]: w["doi"] for o in observations
+             if (w := o["citation"]["cited_work"])["work_id"] and w["doi"] is not None}
+    found = {}
+    for pk, work, value, own in (WorkIdentifier.objects.filter(work_id__in=list(shown), kind="doi",
+                                                                  value__in=set(shown.values()))
+                                 .values_list("id", "work_id", "value", "work__doi")):
+        if shown[str(work)] == value and (own is None or own.startswith("10.48550/")):
+            found[str(work)] = str(pk)
+    return found
 
 
 def _receipts_shown(observations: list[dict]) -> dict[str, list[str]]:

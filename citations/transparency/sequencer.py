@@ -28,6 +28,7 @@ from citations.transparency.entries import (
     among,
     fact_entry,
     fact_rows,
+    identifier_ids,
     link_entry,
     link_rows,
     reference_entry,
@@ -191,8 +192,13 @@ def _link_leaves(pending: list) -> dict[int, list[tuple]]:
 
 def _fact_leaves(pending: list) -> dict[int, list[tuple]]:
     """The leaves of each pending row of facts, by its id: one read per kind for the whole batch."""
+    named = identifier_ids(i for row in pending if row.kind == LeafKind.WORK_IDENTIFIER for i in row.ids
+                           if ":" in str(i))
     wanted: dict[str, list] = {}
     for row in pending:
+        if row.kind == LeafKind.WORK_IDENTIFIER:
+            # The importer names its identifiers by kind and value; queue_unlogged by id.
+            row.ids = [named.get(str(i), str(i)) for i in row.ids]
         if row.kind != LeafKind.LINK:
             wanted.setdefault(row.kind, []).extend(str(i) for i in row.ids)
     rows, logged = {}, set()

@@ -37,6 +37,9 @@ def store_batch(plan: BatchPlan, observed_at: datetime, *, copy: bool) -> None:
         WorkTitleKey.objects.bulk_create([WorkTitleKey(key=key, work_id=work_id) for key, work_id in keys],
                                          batch_size=1000, ignore_conflicts=True)
     note_written(LeafKind.WORK, [str(work_id) for work_id, _ in works])       # for the log, in this transaction
+    # Named by kind and value (neither COPY nor a bulk INSERT that skips conflicts returns ids): the
+    # sequencer finds the rows; one another work holds already is that work's, logged with it.
+    note_written(LeafKind.WORK_IDENTIFIER, [f"{kind}:{value}" for kind, value, _, _ in identifiers])
     revision_ids = revisions.write_revisions(plan.revised, observed_at)
     # The references waiting for these works, found by a worker (ids ascend within a batch).
     works_arrived(works=(works[0][0], works[-1][0]) if works else None, revisions=revision_ids)

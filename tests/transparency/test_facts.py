@@ -78,7 +78,8 @@ def test_what_was_written_before_the_log_enters_it_by_backfill_and_then_verifies
     assert publish_checkpoint().size == 0
     call_command("publish_checkpoint", "--backfill", stdout=io.StringIO())
     logged = set(LogLeaf.objects.values_list("kind", flat=True))
-    assert logged == {"reference", "link", "work", "snapshot", "standing_event", "receipt", "measurement"}
+    assert logged == {"reference", "link", "work", "snapshot", "standing_event", "receipt", "measurement",
+                      "work_identifier"}
     assert check_log() == []
     code, out = run(save_record(client, "2601.00001", tmp_path, past_minute()), "--keys", tmp_path / "keys.json")
     assert code == 0, out

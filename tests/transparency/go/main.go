@@ -114,7 +114,9 @@ func main() {
 		Observations []struct {
 			Reference  *leaf `json:"reference"`
 			Resolution *leaf `json:"resolution"`
-			Work       *leaf `json:"work"`
+			Work       *leaf   `json:"work"`
+			Overrides  []*leaf `json:"overrides"`
+			Identifier *leaf   `json:"identifier"`
 			Standing   []struct {
 				Receipt *leaf   `json:"receipt"`
 				Events  []*leaf `json:"events"`
@@ -134,7 +136,7 @@ func main() {
 		leaves = append(leaves, l)
 	}
 	for _, o := range proofs.Observations {
-		leaves = append(leaves, o.Reference, o.Resolution, o.Work)
+		leaves = append(append(leaves, o.Reference, o.Resolution, o.Work, o.Identifier), o.Overrides...)
 		for _, s := range o.Standing {
 			leaves = append(append(leaves, s.Receipt), s.Events...)
 		}
