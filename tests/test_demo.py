@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 from django.db import transaction
+from django.test import override_settings
 
 from citations.demo import UNARXIVE, demo_data_dir
 from citations.models import CurrentResolution, Override, PaperReference
@@ -18,7 +19,16 @@ from tests.records.test_build import seed_time
 
 
 @pytest.fixture(scope="module")
-def loaded_demo(django_db_setup, django_db_blocker):
+def demo_keys(tmp_path_factory):
+    """The development key the demo makes, in a directory of this module's: no later test finds it."""
+    where = tmp_path_factory.mktemp("demo-keys")
+    with override_settings(SIGNING_KEY_FILE=where / "signing-key.pem", SIGNING_PUBLIC_KEYS_FILE=where / "keys.json",
+                           LOG_DIR=where / "log"):
+        yield where
+
+
+@pytest.fixture(scope="module")
+def loaded_demo(django_db_setup, django_db_blocker, demo_keys):
     """The demo loaded once for this module (about 15 s), in a transaction rolled back after its last
     test. Each test still runs in a transaction of its own nested in it (a savepoint pytest-django
     rolls back), so every test starts from the demo just loaded, whatever the one before it wrote."""
