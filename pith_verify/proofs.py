@@ -4,6 +4,7 @@ the record shows, its inclusion in the checkpoint, and consistency between two c
 import base64
 import json
 from collections.abc import Callable
+from datetime import datetime
 
 from pith_verify.merkle import consistency_proof, leaf_hash, subtree_from_tiles, verify_consistency, verify_inclusion
 from pith_verify.note import Checkpoint, NoteError, PublicKey, open_note
@@ -11,6 +12,10 @@ from pith_verify.note import Checkpoint, NoteError, PublicKey, open_note
 
 def checkpoint_of(note: str, keys: list[PublicKey]) -> Checkpoint:
     return Checkpoint.parse(open_note(note, keys))
+
+
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 def checkpoint_time(checkpoint: Checkpoint) -> str | None:
@@ -43,7 +48,8 @@ def proof_problems(record: dict, proofs: dict, keys: list[PublicKey]) -> tuple[l
     if proofs["record"]["context_digest"] != record["context_digest"] or proofs["record"]["as_of"] != record["as_of"]:
         problems.append("the proofs are of another record or another as_of")
     stamped = checkpoint_time(checkpoint)
-    if stamped is None or stamped < record["as_of"]:
+    # As instants, not strings: "07:45:00.707736Z" sorts before "07:45:00Z" as text.
+    if stamped is None or _instant(stamped) < _instant(record["as_of"]):
         problems.append(f"the checkpoint's signed time {stamped} is before the record's as_of {record['as_of']}")
     given = {o["observation_id"]: o for o in proofs["observations"]}
     for side in ("outbound", "inbound"):

@@ -260,3 +260,16 @@ def test_an_idle_log_still_proves_a_current_record_built_after_its_newest_checkp
     # A write the log has not yet taken: no proof until the next checkpoint.
     make_references(make_paper("2603.00002"), 1)
     assert client.get("/paper/2603.00001/citation-record.proofs.json").status_code == 503
+
+
+def test_a_checkpoint_signed_within_the_records_as_of_second_is_after_it(client, db, signing_key, tmp_path,
+                                                                          monkeypatch):
+    # As instants: "...:00.5Z" is after "...:00Z", though it sorts before it as text.
+    now = timezone.now().replace(second=0, microsecond=500_000)
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    make_references(make_paper("2603.00001"), 2)
+    publish_checkpoint()
+    record = save_current_record(client, "2603.00001", tmp_path)
+    assert json.loads(record.read_bytes())["as_of"] == now.strftime("%Y-%m-%dT%H:%M:00Z")
+    code, out = run(record, "--keys", tmp_path / "keys.json")
+    assert code == 0, out
