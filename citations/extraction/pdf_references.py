@@ -14,14 +14,17 @@ Steps (each a module of citations.extraction.pdf):
             is no gutter
   section   the LAST heading "References" (Bibliography, Literatur, 参考文献, ...; not a table of
             contents' line) as the start, or without one the last list labelled [1], [2], ...
-            after the text (Physical Review Letters); its end at an appendix heading; float
+            after the text (Physical Review Letters), or an author-year list after the body;
+            its end at an appendix heading (in any script, 附录 too); float
             captions, tables, a figure's labels and footnotes at the foot of a page left out
   entries   the lines split into references by printed labels ([1], 1., (1), "10.Wang")
             counted up in order (the last one ends at a wide gap), else by hanging indent, else
             (flush-left author-year lists) by a short line followed by a line that begins like
             an author name or by a vertical gap
   joining   the lines of a reference joined, undoing hyphenation at line ends.
-Measured on 57 real papers against the .bbl each was compiled with: bench/real_pdfs.py.
+Measured on the real papers of bench/real_pdfs/manifest.json against the .bbl each was compiled
+with: bench/real_pdfs.py (figures in docs/performance.md). The PDF's words are read in a child
+process held to a memory and a time bound (citations/extraction/pdf/isolated.py).
 raw_text is the reference without its printed label; index is the printed number when the list
 is numbered, else the 1-based position.
 
