@@ -209,6 +209,16 @@ def bodies(papers: list[Path]):
     print(f"bodies read without their lists: {len(papers)} papers, {false} gave a list")
 
 
+def papers_of_the_set(real: Path, only: list[str] | None) -> list[Path]:
+    """The paper folders (a PDF and its .bbl) of the real set, or the named ones; exits when there are none."""
+    papers = sorted(p for p in real.iterdir() if (p / "paper.pdf").exists() and (p / "paper.bbl").exists())
+    if only:
+        papers = [p for p in papers if p.name in only]
+    if not papers:
+        sys.exit(f"no papers under {real}: see bench/real_pdfs/SOURCE.md to rebuild the set")
+    return papers
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--real", type=Path, default=DEFAULT_DIR, help="folder of <slug>/paper.pdf + paper.bbl")
@@ -220,11 +230,7 @@ def main():
                         help="read each paper's pages before its list's first page: a list found there is false")
     args = parser.parse_args()
 
-    papers = sorted(p for p in args.real.iterdir() if (p / "paper.pdf").exists() and (p / "paper.bbl").exists())
-    if args.only:
-        papers = [p for p in papers if p.name in args.only]
-    if not papers:
-        sys.exit(f"no papers under {args.real}: see bench/real_pdfs/SOURCE.md to rebuild the set")
+    papers = papers_of_the_set(args.real, args.only)
     if args.bodies:
         bodies(papers)
         return

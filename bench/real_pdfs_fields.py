@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from real_pdfs import DEFAULT_DIR, gold_references, match, pith_strings
+from real_pdfs import DEFAULT_DIR, gold_references, match, papers_of_the_set, pith_strings
 
 TITLE_RATIO = 90.0
 
@@ -78,11 +78,7 @@ def main():
     parser.add_argument("--real", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--only", action="append")
     args = parser.parse_args()
-    papers = sorted(p for p in args.real.iterdir() if (p / "paper.pdf").exists() and (p / "paper.bbl").exists())
-    if args.only:
-        papers = [p for p in papers if p.name in args.only]
-    if not papers:
-        sys.exit(f"no papers under {args.real}: see bench/real_pdfs/SOURCE.md to rebuild the set")
+    papers = papers_of_the_set(args.real, args.only)
     table = score(papers)
     for name, rows in table.items():
         print(f"\n== {name}")

@@ -54,6 +54,17 @@ def save_screenshot(page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
+CURATOR_LOGIN = ("ada", "pw-ada-123456")       # the curator the browser tests log in as
+
+
+def log_in(page, base: str, login: tuple[str, str] = CURATOR_LOGIN) -> None:
+    """Log a browser page in to the admin."""
+    page.goto(f"{base}/admin/login/")
+    page.fill("#id_username", login[0])
+    page.fill("#id_password", login[1])
+    page.click("input[type=submit]")
+
+
 @pytest.fixture
 def curator(db):
     """A staff member in the curators group, with a password the browser tests log in with."""
@@ -61,7 +72,7 @@ def curator(db):
 
     from curation.groups import curators_group
 
-    user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
+    user = User.objects.create_user(CURATOR_LOGIN[0], password=CURATOR_LOGIN[1], is_staff=True)
     user.groups.add(curators_group())
     return user
 

@@ -74,12 +74,7 @@ def build_record(*, arxiv_id: str, as_of: datetime | None = None) -> BuiltRecord
         "title": title,
     }
     details: dict[str, dict] = {}
-    outbound = [
-        _observation(row, citing={**paper_level, "version": row.citing_version},
-                     cited=_other_paper(row, version=row.other_latest_version) if row.other_arxiv_id else None,
-                     receipts=receipts, synced=synced, details=details)
-        for row in outbound_rows
-    ]
+    outbound = _outbound(outbound_rows, paper_level, receipts, synced, details)
     inbound = [
         _observation(row, citing=_other_paper(row, version=row.citing_version),
                      cited={**paper_level, "version": latest_version},
@@ -147,12 +142,7 @@ def outbound_window(built: BuiltRecord, *, offset: int = 0, state: str | None = 
     paper_level = {key: paper[key] for key in ("arxiv_id", "last_updated", "snapshot_observed_at", "submitted_at",
                                                "title")}
     details: dict[str, dict] = {}
-    outbound = [
-        _observation(row, citing={**paper_level, "version": row.citing_version},
-                     cited=_other_paper(row, version=row.other_latest_version) if row.other_arxiv_id else None,
-                     receipts=receipts, synced=synced, details=details)
-        for row in rows
-    ]
+    outbound = _outbound(rows, paper_level, receipts, synced, details)
     matching = counts.get(state, 0) if state else sum(counts.values())
     return OutboundWindow(outbound=outbound, details=details, matching=matching, state_counts=counts)
 
@@ -188,6 +178,14 @@ def _offset(value: str | None) -> str | None:
 
 
 # --- assembly ----------------------------------------------------------------------------------------
+
+
+def _outbound(rows: list[ObservationRow], paper_level: dict, receipts, synced, details: dict) -> list[dict]:
+    """The outbound observations of these rows: the paper cites, each version its own list."""
+    return [_observation(row, citing={**paper_level, "version": row.citing_version},
+                         cited=_other_paper(row, version=row.other_latest_version) if row.other_arxiv_id else None,
+                         receipts=receipts, synced=synced, details=details)
+            for row in rows]
 
 
 def _other_paper(row: ObservationRow, *, version: int | None) -> dict:

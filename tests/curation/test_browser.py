@@ -10,12 +10,12 @@ from curation.groups import curators_group
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-from tests.conftest import save_screenshot
+from tests.conftest import CURATOR_LOGIN, log_in, save_screenshot
 
 
 @pytest.fixture
 def demo(transactional_db, seeds):
-    user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
+    user = User.objects.create_user(CURATOR_LOGIN[0], password=CURATOR_LOGIN[1], is_staff=True)
     user.groups.add(curators_group())
 
 
@@ -32,10 +32,7 @@ def outbound(record, index):
 def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withdraws(browser, demo, live_server):
     base = live_server.url
     page = browser.new_page()
-    page.goto(f"{base}/admin/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", "pw-ada-123456")
-    page.click("input[type=submit]")
+    log_in(page, base)
 
     # The queue of access-date titles, then reference 5 in it.
     page.goto(f"{base}/admin/citations/paperreference/")
@@ -104,14 +101,11 @@ def test_a_curator_splits_two_references_run_together_and_the_record_shows_both(
 
     make_paper(CITING)
     ingest_reference_list(ReferenceList(CITING, 1, "pdf_text", EXTRACTED, pages=(9, 9, 9, 10)))
-    user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
+    user = User.objects.create_user(CURATOR_LOGIN[0], password=CURATOR_LOGIN[1], is_staff=True)
     user.groups.add(curators_group())
     base = live_server.url
     page = browser.new_page(viewport={"width": width, "height": 900})
-    page.goto(f"{base}/admin/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", "pw-ada-123456")
-    page.click("input[type=submit]")
+    log_in(page, base)
     page.goto(f"{base}/admin/citations/paperreference/?q={CITING}")
     page.click("#result_list a:text-is('[3]')")
     expect(page.locator("#raw-text")).to_contain_text("Mohammad Shoeybi")

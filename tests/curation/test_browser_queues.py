@@ -13,13 +13,13 @@ from tests.factories import make_paper, make_references
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-from tests.conftest import save_screenshot
+from tests.conftest import CURATOR_LOGIN, log_in, save_screenshot
 
 
 @pytest.fixture
 def untitled(transactional_db):
     """Three unresolved references with no title parsed, at the head of the queue."""
-    user = User.objects.create_user("ada", password="pw-ada-123456", is_staff=True)
+    user = User.objects.create_user(CURATOR_LOGIN[0], password=CURATOR_LOGIN[1], is_staff=True)
     user.groups.add(curators_group())
     User.objects.create_user("grace", password="pw-grace-123456", is_staff=True).groups.add(curators_group())
     return make_references(make_paper("2501.00007"), 3, titled=False)
@@ -34,10 +34,7 @@ def fits(page, width: int) -> None:
 def test_a_curator_empties_the_no_title_queue_and_stays_in_it(browser, untitled, live_server, width):
     base = live_server.url
     page = browser.new_page(viewport={"width": width, "height": 900})
-    page.goto(f"{base}/admin/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", "pw-ada-123456")
-    page.click("input[type=submit]")
+    log_in(page, base)
 
     page.goto(f"{base}/admin/citations/paperreference/?queue=no_title")
     expect(page.locator("#chosen")).to_contain_text("Waiting in “No title parsed”: 3")
