@@ -13,7 +13,7 @@ class PaperJobCommand(BaseCommand):
     plan = None
     chunk_task = None
     description = ""            # the progress bar's words
-    planned = ""                # said after the job's chunks, e.g. "read with pith-crf/1"
+    planned = ""                # said after the job's chunks, e.g. "read with pith-crf/2"
 
     def add_arguments(self, parser):
         which = parser.add_mutually_exclusive_group(required=True)

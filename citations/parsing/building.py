@@ -6,11 +6,11 @@ from pathlib import Path
 
 from citations.parsing.crf import PARSER_NAME, parse_references
 from citations.parsing.datasets import Datasets, load
+from citations.parsing.lexicon import LEXICON_PATH
 from citations.parsing.scoring import Scores
 from citations.parsing.tagger import METADATA_PATH, MODEL_PATH, Tagger
 from citations.parsing.training import OPTIONS, train
 from citations.parsing.training_data import LabelledString, sha256
-
 
 # The evaluation data sets (citations/evaluation) whose strings the shipped model learnt from.
 TRAINED_ON = ("grobid-citation-corpus", "anystyle-parser-gold")
@@ -48,6 +48,8 @@ def write_metadata(sets: Datasets, data_dir: Path, model_path: Path, metadata_pa
         "model_bytes": Path(model_path).stat().st_size,
         "algorithm": "lbfgs",
         "training_options": options,
+        "lexicon": LEXICON_PATH.name,
+        "lexicon_sha256": sha256(LEXICON_PATH),
         "training_strings": {"grobid_corpus": len(sets.grobid_corpus), "anystyle": len(sets.anystyle)},
         "data_files": {str(path.relative_to(data_dir)): sha256(path) for path in sets.files},
         "data_files_sha256": hashlib.sha256("".join(sha256(p) for p in sets.files).encode()).hexdigest(),

@@ -11,6 +11,8 @@ import re
 
 from citations.parsing.cues import CUES
 from citations.parsing.identifiers import Identifier
+from citations.parsing.lexicon import Lexicon
+from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
 
 WINDOW = 3              # neighbours on each side whose own features a token sees
@@ -35,10 +37,12 @@ def _shape(text: str) -> str:
     return "".join(short)[:6]
 
 
-def _own(text: str) -> list[str]:
+def _own(text: str, lexicon: Lexicon) -> list[str]:
     """The features of a token's text alone (without prefixes)."""
     lower = text.lower()
     features = ["w=" + lower, "s=" + _shape(text)]
+    if text.isalpha():
+        features += lexicon.word_features(lower)
     cue = CUES.get(lower)
     if cue:
         features.append("c=" + cue)
@@ -66,15 +70,22 @@ class Featuriser:
     """Builds the feature lists of strings; with `known`, only features the model has weights for
     (the others change nothing in tagging, and passing them to CRFsuite is most of its cost)."""
 
-    def __init__(self, known: set[str] | None = None):
+    def __init__(self, known: set[str] | None = None, lexicon: Lexicon | None = None):
         self.known = known
+        self._lexicon = lexicon
         self._cache: dict[str, tuple[list[str], ...]] = {}
+
+    @property
+    def lexicon(self) -> Lexicon:
+        if self._lexicon is None:
+            self._lexicon = shipped_lexicon()
+        return self._lexicon
 
     def windowed(self, text: str) -> tuple[list[str], ...]:
         """A token's features as seen from each position of the window, prefixed by the offset."""
         cached = self._cache.get(text)
         if cached is None:
-            own = _own(text)
+            own = _own(text, self.lexicon)
             word = own[:1]
             shifted = []
             for offset in range(-WINDOW, WINDOW + 1):
@@ -94,6 +105,7 @@ class Featuriser:
         windowed = self.windowed
         windows = [windowed(t.text) for t in tokens]
         rows = _context(text, tokens, identifiers)
+        _add_known_names(tokens, rows, self.lexicon)
         lowers = [t.text.lower() for t in tokens]
         before = ["b=" + w + "|" for w in lowers]
         after = ["b+=" + w + "|" for w in lowers]
@@ -184,6 +196,21 @@ def _context(text: str, tokens: list[Token], identifiers: list[Identifier]) -> l
     context[-1].append("last")
     _add_segments(tokens, context)
     return context
+
+
+def _add_known_names(tokens: list[Token], context: list[list[str]], lexicon: Lexicon) -> None:
+    """Mark the tokens inside a known name (a journal, proceedings, publisher, collaboration), and
+    the token it starts at; the punctuation between its words is inside it."""
+    where = [k for k, t in enumerate(tokens) if t.text.isalnum()]
+    if not where:
+        return
+    for start, end, names in lexicon.phrase_matches([tokens[k].text.lower() for k in where]):
+        first, last = where[start], where[end - 1]
+        size = "1" if end - start == 1 else "n"
+        for name in names:
+            context[first].append(f"lxb={name}{size}")
+            for k in range(first, last + 1):
+                context[k].append(f"lx={name}{size}")
 
 
 _BREAKS = {",", ";", "(", ")", "[", "]", "“", "”", "\""}

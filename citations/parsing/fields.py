@@ -128,6 +128,39 @@ def _year_and_month(text, tokens, spans, guess: bool) -> tuple[int | None, int |
     return bracketed or year, month
 
 
+# The last words of a document named after what it describes ("GPT-4 technical report",
+# "Claude 3 model card"): the whole sentence is its title, though alone "Technical report" is a note.
+_NAMED_DOCUMENTS = {("technical", "report"), ("model", "card"), ("system", "card"), ("white", "paper")}
+
+
+def _sentence_start(tokens: list[Token], k: int) -> int:
+    """The first token of the sentence token k is in: after the last full stop that ends a word of
+    more than one letter (an initial's stop ends no sentence) and is followed by a space."""
+    for i in range(k - 1, 0, -1):
+        if (tokens[i].text == "." and len(tokens[i - 1].text) > 1 and tokens[i - 1].end == tokens[i].start
+                and (i + 1 >= len(tokens) or tokens[i + 1].start > tokens[i].end)):
+            return i + 1
+    return 0
+
+
+def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """With no title labelled, a sentence ending in "<name> technical report" (or model card...)
+    is the title; a short sentence before it with no author labelled is its author (an organisation)."""
+    if "title" in labels:
+        return labels
+    lower = [t.text.lower() for t in tokens]
+    for k in range(1, len(tokens) - 1):
+        if (lower[k], lower[k + 1]) in _NAMED_DOCUMENTS:
+            start = _sentence_start(tokens, k)
+            if start == k or start == 0:
+                return labels
+            labels = labels[:start] + ["title"] * (k + 2 - start) + labels[k + 2:]
+            if "author" not in labels[:start] and start <= 7 and not any(t.text.isdigit() for t in tokens[:start]):
+                labels[:start - 1] = ["author"] * (start - 1)
+            return labels
+    return labels
+
+
 def _after_in(tokens: list[Token], span: tuple[int, int]) -> bool:
     """Whether "In" (or "in:") introduces a run: then it is where the work appeared."""
     before = [t.text.lower() for t in tokens[max(0, span[0] - 2):span[0]]]
@@ -138,7 +171,7 @@ def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifie
           parser: str | None = None, guess_year: bool = True) -> ParsedReference:
     """The ParsedReference that labelled tokens describe (guess_year: with no date labelled, a
     year-like number elsewhere; never for gold labels)."""
-    spans = runs(tokens, labels)
+    spans = runs(tokens, _named_document_title(tokens, labels))
     _bracketed_group(tokens, spans)
     _journal_abbreviation_in_authors(tokens, spans)
     names = _people(text, tokens, spans, "author")

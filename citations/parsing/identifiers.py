@@ -53,6 +53,21 @@ _ARXIV_LABELLED = re.compile(r"\barxiv\s*:\s*(?P<id>[\w./-]*[0-9X][\w./-]*)", re
 _DOI_LABELLED = re.compile(r"\bdoi\s*[:.]\s*(?P<doi>[^\s,;]+)", re.I)
 _URL = re.compile(r"https?://[^\s<>\"]+|www\.[^\s<>\"]+", re.I)
 _TRAILING = ".,;:)]}>'\""
+# A DOI inside a link names the cited work where the link is a resolver's or a publisher's page
+# of it (doi.org/10..., .../doi/abs/10..., link.springer.com/article/10...); under a path that
+# names a page about the work ("/supplemental/10.1103/...", "/synopsis-for/10.1103/...",
+# ".../comment/10...") the cited thing is that page, and the DOI is not its own.
+_LINK_BEFORE_DOI = re.compile(r"(?:https?://|www\.)\S*?(?P<segment>[\w-]*)/\s*$", re.I)
+_PAGE_ABOUT_A_WORK = re.compile(
+    r"suppl|synopsis|^(?:focus|comments?|viewpoints?|errat(?:um|a)|corrections?|retractions?|figures?|media|"
+    r"data(?:sets?)?|videos?|news|highlights?|cited-?by|references|metrics|reviews?|reply|replies)$", re.I)
+
+
+def _doi_names_another_page(text: str, start: int) -> bool:
+    """Whether the DOI starting at start sits in a link under a path naming a page about a work."""
+    link = _LINK_BEFORE_DOI.search(text, max(0, start - 300), start)
+    return bool(link and _PAGE_ABOUT_A_WORK.search(link.group("segment")))
+
 # The columns a valid identifier is stored in (PaperReference.doi, .arxiv_id): one longer is
 # kept as malformed, never stored, so one odd reference cannot refuse its whole list.
 MAX_DOI_LENGTH = 255
@@ -121,7 +136,7 @@ def find_identifiers(text: str) -> list[Identifier]:
                        "a DOI needs a suffix after the slash"))
     for match in _DOI.finditer(text):
         value = _doi_value(match.group("doi"))
-        if not free(match.span()):
+        if not free(match.span()) or _doi_names_another_page(text, match.start("doi")):
             continue
         if value.endswith("/") or "/" not in value or not value.split("/", 1)[1]:
             add(Identifier("doi", value, False, match.group(0), match.span(), "a DOI needs a suffix after the slash"))

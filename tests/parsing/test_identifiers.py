@@ -20,3 +20,20 @@ def test_a_doi_cut_by_a_line_break_is_joined():
 
 def test_a_whole_doi_is_left_alone():
     assert dois("J. Phys. A 12 (2001) 1, doi:10.1088/1748-0221/10/05/P05007. 2015") == ["10.1088/1748-0221/10/05/p05007"]
+
+
+def test_a_doi_in_a_link_to_the_works_own_page_is_its_doi():
+    assert dois("Knee Surg. 25 (2017). Available from: https://link.springer.com/article/10.1007/s00167-016-4359-8") \
+        == ["10.1007/s00167-016-4359-8"]
+    assert dois("https://journals.aps.org/prl/abstract/10.1103/PhysRevLett.116.061102") == \
+        ["10.1103/physrevlett.116.061102"]
+    assert dois("https://dl.acm.org/citation.cfm?doi=10.1145/3132747.3132763") == ["10.1145/3132747.3132763"]
+
+
+def test_a_doi_in_a_link_to_a_page_about_a_work_is_not_the_cited_things_doi():
+    # The supplement or a news synopsis is what is cited; the DOI is the paper's it belongs to.
+    assert dois("See Supplemental Material http://link.aps.org/supplemental/ 10.1103/PhysRevLett.119.044802") == []
+    assert dois('Physics Synopsis, "Kondo effect lights up", '
+                "http://physics.aps.org/synopsis-for/10.1103/PhysRevLett.106.107402.") == []
+    assert [i.kind for i in read_identifiers("http://physics.aps.org/synopsis-for/10.1103/PhysRevLett.106.107402")] \
+        == ["url"]

@@ -6,6 +6,7 @@ from django.core.management import CommandError, call_command
 
 from citations.parsing.building import evaluate
 from citations.parsing.datasets import data_files, load
+from citations.parsing.lexicon import LEXICON_PATH, Lexicon, read_source, write
 from citations.parsing.tagger import METADATA_PATH, MODEL_PATH, Tagger
 from citations.parsing.training import train
 from citations.parsing.training_data import MissingTrainingData, sha256
@@ -16,9 +17,41 @@ TOLERANCE = 0.005
 
 def test_the_shipped_model_is_the_one_its_metadata_describes():
     metadata = json.loads(METADATA_PATH.read_text())
-    assert metadata["parser"] == "pith-crf/1"
+    assert metadata["parser"] == "pith-crf/2"
     assert metadata["model_sha256"] == sha256(MODEL_PATH)
     assert MODEL_PATH.stat().st_size < 5_000_000
+
+
+def test_the_shipped_model_reads_the_lexicon_it_was_trained_with():
+    # A model trained with one lexicon and read with another loses its known-name features silently.
+    metadata = json.loads(METADATA_PATH.read_text())
+    assert metadata["lexicon_sha256"] == sha256(LEXICON_PATH)
+
+
+def test_the_lexicon_is_written_the_same_from_the_same_lists(tmp_path):
+    source = tmp_path / "lexicon"
+    files = {"journals/journals.txt": "Physical Review Letters\nNature\n",
+             "journals/abbrev_journals.txt": "Phys. Rev. Lett.\nNucl. Phys. B\n",
+             "journals/proceedings.txt": "ACM SIGIR\n", "publishers/publishers.txt": "Springer\n",
+             "organisations/collaborations.txt": "ATLAS collaboration\n",
+             "organisations/inspire_collaborations.txt": "Fermi-LAT\n",
+             "names/firstname.5k": "MARY\n", "names/lastname.5k": "smith\n",
+             "wordforms/english.wf": "balls\tball\tNcnp-\n"}
+    for name, text in files.items():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text(text)
+    first = write(read_source(source), tmp_path / "a.json.gz").read_bytes()
+    assert write(read_source(source), tmp_path / "b.json.gz").read_bytes() == first
+    lexicon = Lexicon(read_source(source))
+    words = "s coleman q balls nucl phys b 262 m ackermann fermi lat phys rev lett".split()
+    assert [(a, b, names) for a, b, names in lexicon.phrase_matches(words)] == [
+        (4, 7, ("journal",)), (10, 12, ("collaboration",)), (12, 15, ("journal",))]
+    assert lexicon.word_features("balls") == ["L=english"]
+
+
+def test_building_the_lexicon_names_a_missing_list(tmp_path):
+    with pytest.raises(CommandError, match="journals.txt is missing"):
+        call_command("build_reference_lexicon", tmp_path, output=tmp_path / "l.json.gz")
 
 
 @needs_data

@@ -1,4 +1,6 @@
 """What a reader of parsed references would notice if the CRF parser broke."""
+import pytest
+
 from citations.parsing.crf import PARSER_NAME, parse_reference, parse_references
 
 
@@ -71,3 +73,18 @@ def test_the_batch_reads_as_one_at_a_time_and_names_the_parser():
     assert parse_references(raws) == [parse_reference(raw) for raw in raws]
     assert {p.parser for p in parse_references(raws)} == {PARSER_NAME}
     assert parse_reference("").title is None
+
+
+@pytest.mark.parametrize("raw, title, authors", [
+    ("OpenAI. GPT-4 technical report. arXiv preprint arXiv:2303.08774, 2023.", "GPT-4 technical report", ("OpenAI",)),
+    ("DeepSeek-AI. DeepSeek-V3 technical report, 2024.", "DeepSeek-V3 technical report", ("DeepSeek-AI",)),
+    ("Anthropic. Claude 3 model card, 2024.", "Claude 3 model card", ("Anthropic",)),
+])
+def test_a_document_named_a_technical_report_is_its_own_title(raw, title, authors):
+    parsed = parse_reference(raw)
+    assert (parsed.title, parsed.authors) == (title, authors)
+
+
+def test_technical_report_alone_is_what_kind_of_document_it_is_not_a_title():
+    parsed = parse_reference("J. Smith. Technical report, MIT, 1999.")
+    assert parsed.title is None
