@@ -12,6 +12,7 @@ import pytest
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from citations.models import LogLeaf, PaperReference, PaperReferenceLink
 from citations.resolution.links import write_links
@@ -254,7 +255,8 @@ def test_an_idle_log_still_proves_a_current_record_built_after_its_newest_checkp
     monkeypatch.setattr(timezone, "now", lambda: later)
     record = save_current_record(client, "2603.00001", tmp_path)
     proofs = json.loads((tmp_path / "2603.00001.json.proofs.json").read_bytes())
-    assert proofs["checkpoint_published_at"] >= json.loads(record.read_bytes())["as_of"]   # signed anew
+    signed, as_of = proofs["checkpoint_published_at"], json.loads(record.read_bytes())["as_of"]
+    assert parse_datetime(signed) >= parse_datetime(as_of)                # signed anew (as instants, not text)
     code, out = run(record, "--keys", tmp_path / "keys.json")
     assert code == 0, out
     # A write the log has not yet taken: no proof until the next checkpoint.
