@@ -12,7 +12,8 @@ Gold: the .bbl's entries in order, read by the project's own LaTeX path
 agrees with gold" means "ingest_pdf agrees with ingest_source" entry by entry.
 
 Matching is STRICT and one-to-one: an extracted string and a gold string match when rapidfuzz's
-fuzz.ratio of the two whitespace-normalised strings is >= 90; candidate pairs are taken in
+fuzz.ratio of the two whitespace-normalised, case-folded strings is >= 90 (small capitals come out
+of a PDF as capitals); candidate pairs are taken in
 order of decreasing ratio, each gold entry and each extracted entry used at most once (a found
 string that glues two references together, or half a reference, matches nothing).
     recall     matched / gold entries
@@ -61,8 +62,9 @@ def match(found: list[str], gold: list[str]) -> list[tuple[int, int, float]]:
     """Strict one-to-one matching: (found index, gold index, ratio), best pairs first."""
     from rapidfuzz import fuzz
 
-    found = [squash(f) for f in found]
-    gold = [squash(g) for g in gold]
+    # Case folded: names set in small capitals come out of a PDF's text as capitals.
+    found = [squash(f).casefold() for f in found]
+    gold = [squash(g).casefold() for g in gold]
     pairs = []
     for i, text in enumerate(found):
         for j, candidate in enumerate(gold):

@@ -56,6 +56,7 @@ def _parse_bbl(text: str, member: str) -> list[SourceReference]:
 
 _BIBITEM = re.compile(r"\\bibitem(?![A-Za-z@])")
 _LINK = re.compile(r"\\(?:href|url|Eprint)\s*\{([^{}]*)\}")
+_MNRAS_DOI = re.compile(r"\\mn@doi\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
 
 
 def _thebibliography_items(text: str) -> list[tuple[str, str]]:
@@ -93,6 +94,10 @@ def _links(latex: str) -> tuple[str, ...]:
     for match in _LINK.finditer(latex):
         link = verbatim(match.group(1).replace("\\doibase", "https://doi.org/"))
         if link and link not in links:
+            links.append(link)
+    for match in _MNRAS_DOI.finditer(latex):
+        link = "https://doi.org/" + verbatim(match.group(1))
+        if link not in links:
             links.append(link)
     return tuple(links)
 

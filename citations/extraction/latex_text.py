@@ -44,6 +44,25 @@ _WORDS = {
     "hbar": "ℏ", "prime": "′", "circ": "∘", "odot": "⊙", "star": "⋆", "ast": "∗", "sqrt": "√",
     "langle": "⟨", "rangle": "⟩",
 } | _GREEK | dict.fromkeys(_SPACES, " ") | {op: op + " " for op in _OPERATORS}
+# Journal macros of the astronomy classes (aastex, mnras, aa; the AAS's aas_macros): a .bbl of
+# theirs writes \apj where the paper prints "ApJ", and the class, not the .bbl, defines it.
+_JOURNALS = {
+    "aj": "AJ", "actaa": "Acta Astron.", "araa": "ARA&A", "apj": "ApJ", "apjl": "ApJL", "apjs": "ApJS",
+    "ao": "Appl. Opt.", "apss": "Ap&SS", "aap": "A&A", "aapr": "A&A Rev.", "aaps": "A&AS", "azh": "AZh",
+    "baas": "BAAS", "caa": "Chinese Astron. Astrophys.", "cjaa": "Chinese J. Astron. Astrophys.",
+    "icarus": "Icarus", "jcap": "J. Cosmology Astropart. Phys.", "jrasc": "JRASC", "memras": "MmRAS",
+    "mnras": "MNRAS", "na": "New A", "nar": "New A Rev.", "pra": "Phys. Rev. A", "prb": "Phys. Rev. B",
+    "prc": "Phys. Rev. C", "prd": "Phys. Rev. D", "pre": "Phys. Rev. E", "prl": "Phys. Rev. Lett.",
+    "pasa": "PASA", "pasp": "PASP", "pasj": "PASJ", "rmxaa": "Rev. Mexicana Astron. Astrofis.",
+    "qjras": "QJRAS", "skytel": "S&T", "solphys": "Sol. Phys.", "sovast": "Soviet Ast.", "ssr": "Space Sci. Rev.",
+    "zap": "ZAp", "nat": "Nature", "iaucirc": "IAU Circ.", "aplett": "Astrophys. Lett.",
+    "apspr": "Astrophys. Space Phys. Res.", "bain": "Bull. Astron. Inst. Netherlands", "fcp": "Fund. Cosmic Phys.",
+    "gca": "Geochim. Cosmochim. Acta", "grl": "Geophys. Res. Lett.", "jcp": "J. Chem. Phys.",
+    "jgr": "J. Geophys. Res.", "jqsrt": "J. Quant. Spec. Radiat. Transf.", "memsai": "Mem. Soc. Astron. Italiana",
+    "nphysa": "Nucl. Phys. A", "physrep": "Phys. Rep.", "physscr": "Phys. Scr", "planss": "Planet. Space Sci.",
+    "procspie": "Proc. SPIE", "psj": "PSJ",
+}
+_WORDS |= _JOURNALS | {"AND": " and "}      # imsart's \AND between the last two authors
 _SYMBOLS = {"\\": " ", " ": " ", "\n": " ", "\t": " ", ",": " ", ";": " ", ":": " ", ">": " ",
             "!": "", "/": "", "-": "", "(": "", ")": "", "[": "", "]": ""}
 # Commands whose first N braced arguments are not printed text (a field name, a sort key, a
@@ -53,6 +72,8 @@ _DROPPED_ARGUMENTS = {
     "href": 1, "Eprint": 1, "foreignlanguage": 1, "BIBforeignlanguage": 1, "selectlanguage": 1,
     "hspace": 1, "vspace": 1, "label": 1, "noopsort": 1, "SortNoop": 1, "sortnoop": 1,
     "textcolor": 1, "color": 1, "bibstring": 1, "cite": 1, "citep": 1, "citet": 1,
+    # An environment's name (\begin{barticle}) is markup.
+    "begin": 1, "end": 1,
 }
 _VERBATIM_ARGUMENT = {"url", "path", "nolinkurl", "doi"}
 _COMMAND_NAME = re.compile(r"[A-Za-z@]+")
@@ -121,6 +142,25 @@ def _command(s: str, i: int, out: list[str]) -> int:
     elif name == "BibitemShut" and s.startswith("{", i):  # revtex: {Stop} ends with a period
         argument, i = read_group(s, i)
         out.append("." if argument.strip() == "Stop" else "")
+    elif name == "bfnm" and s.startswith("{", i):
+        # imsart's \bfnm{Ana M.}\binits{A. M.}: the journal's style prints the initials, where given.
+        given, after = read_group(s, i)
+        if not s.startswith("\\binits", skip_spaces(s, after)):
+            out.append(latex_to_text(given))
+        i = after
+    elif name == "mn@doi":
+        # mnras's \mn@doi[text]{doi}: a link to the DOI printed as the text (the journal), else as doi:...
+        shown = ""
+        if s.startswith("[", i):
+            end = s.find("]", i)
+            end = len(s) if end < 0 else end
+            shown, i = s[i + 1:end], skip_spaces(s, end + 1)
+        doi, i = read_group(s, i) if s.startswith("{", i) else ("", i)
+        out.append(latex_to_text(shown) if shown.strip() else "doi:" + verbatim(doi))
+    elif name == "mn@eprint" and s.startswith("{", i):
+        archive, i = read_group(s, i)
+        identifier, i = read_group(s, skip_spaces(s, i)) if s.startswith("{", skip_spaces(s, i)) else ("", i)
+        out.append(f"{verbatim(archive)}:{verbatim(identifier)}")
     elif name in _DROPPED_ARGUMENTS:
         for _ in range(_DROPPED_ARGUMENTS[name]):
             if not s.startswith("{", i):
@@ -128,6 +168,9 @@ def _command(s: str, i: int, out: list[str]) -> int:
             _, i = read_group(s, i)
             if s.startswith("{", skip_spaces(s, i)):  # TeX skips spaces between arguments
                 i = skip_spaces(s, i)
+        if name == "begin" and s.startswith("[", i):  # \begin{barticle}[author]: the option is markup too
+            end = s.find("]", i)
+            i = len(s) if end < 0 else end + 1
     elif name == "penalty":
         i = m.end() if (m := _NUMBER.match(s, i)) else i
     elif name in ("hskip", "vskip", "kern", "mkern"):

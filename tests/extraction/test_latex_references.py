@@ -161,6 +161,63 @@ def test_revtex_bbl_markup_gives_back_the_printed_string():
     assert reference.links == ("https://doi.org/10.1063/1.1691016",)
 
 
+MNRAS_BBL = r"""\begin{thebibliography}{}
+\makeatletter
+\relax
+\def\mn@doi{\begingroup\mn@urlcharsother \@ifnextchar [ {\mn@doi@}
+  {\mn@doi@[]}}
+\bibitem[\protect\citeauthoryear{{D'Alessio}, {Cant{\"o}}, {Calvet}  \&
+  {Lizano}}{{D'Alessio} et~al.}{1998}]{1998ApJ...500..411D}
+{D'Alessio} P.,  {Cant{\"o}} J.,  {Calvet} N.,   {Lizano} S.,  1998, \mn@doi
+  [\apj] {10.1086/305702}, \href
+  {https://ui.adsabs.harvard.edu/abs/1998ApJ...500..411D} {500, 411}
+
+\bibitem[\protect\citeauthoryear{{Ercolano} \& {Owen}}{{Ercolano} \&
+  {Owen}}{2016}]{2016MNRAS.460.3472E}
+{Ercolano} B.,  {Owen} J.~E.,  2016, \mn@doi [\mnras] {10.1093/mnras/stw1179},
+  \href {https://ui.adsabs.harvard.edu/abs/2016MNRAS.460.3472E} {460, 3472}
+
+\makeatother
+\end{thebibliography}
+"""
+
+IMSART_BBL = r"""\begin{thebibliography}{27}
+\bibitem[\protect\citeauthoryear{Aguilera
+  et~al.}{2010}]{aguileraUsingBasisExpansions2010}
+\begin{barticle}[author]
+\bauthor{\bsnm{Aguilera},~\bfnm{Ana~M.}\binits{A.~M.}},
+  \bauthor{\bsnm{Escabias},~\bfnm{Manuel}\binits{M.}} \AND
+  \bauthor{\bsnm{Preda},~\bfnm{Cristian}\binits{C.}}
+(\byear{2010}).
+\btitle{Using Basis Expansions for Estimating Functional {{PLS}} Regression}.
+\bjournal{Chemometrics and Intelligent Laboratory Systems}
+\bvolume{104}
+\bpages{289--305}.
+\end{barticle}
+\endbibitem
+\end{thebibliography}
+"""
+
+
+def test_mnras_bbl_prints_the_journal_its_doi_link_shows_and_keeps_the_doi_as_a_link():
+    # mnras.bst writes \mn@doi[\apj]{DOI}: the paper prints "ApJ", linked to the DOI.
+    references = extract_references(tar_bytes({"main.tex": MAIN_TEX, "main.bbl": MNRAS_BBL})).references
+
+    assert [r.raw_text for r in references] == [
+        "D'Alessio P., Cantö J., Calvet N., Lizano S., 1998, ApJ, 500, 411",
+        "Ercolano B., Owen J. E., 2016, MNRAS, 460, 3472"]
+    assert "https://doi.org/10.1086/305702" in references[0].links
+
+
+def test_imsart_bbl_prints_initials_and_no_environment_names():
+    # The IMS journals' structured entries: \bfnm is data beside \binits, which the style prints.
+    (reference,) = extract_references(tar_bytes({"main.tex": MAIN_TEX, "main.bbl": IMSART_BBL})).references
+
+    assert reference.raw_text == (
+        "Aguilera, A. M., Escabias, M. and Preda, C. (2010). Using Basis Expansions for Estimating Functional "
+        "PLS Regression. Chemometrics and Intelligent Laboratory Systems 104 289–305.")
+
+
 def test_single_gzipped_tex_with_its_own_thebibliography():
     # unarXive's own rendering broke one of these ("Schr "o der"); BibTeX could not print that.
     references = [(k, raw) for k, raw in raw_references("2212.11784") if '"' not in raw]
