@@ -2,6 +2,9 @@
 
     python bench/real_pdfs_ocr.py [--real DIR] [--ocr DIR] [--only SLUG] [--details] [--dpi 300]
 
+--only names any paper of the set instead of the fixed choice (a check on papers the fixes were
+not made on).
+
 Needs Debian's tesseract-ocr and ocrmypdf (apt-get install -y tesseract-ocr ocrmypdf); the bench
 alone needs them, not the project or its tests.
 
@@ -82,14 +85,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--real", type=Path, default=DEFAULT_DIR, help="the real set: <slug>/paper.pdf + paper.bbl")
     parser.add_argument("--ocr", type=Path, default=DEFAULT_OCR_DIR, help="where the OCRed copies are cached")
-    parser.add_argument("--only", action="append", help="only this slug (repeatable)")
+    parser.add_argument("--only", action="append", help="this slug of the set instead of PAPERS (repeatable)")
     parser.add_argument("--dpi", type=int, default=300, help="resolution of the scanned pages")
     parser.add_argument("--details", action="store_true", help="print the unmatched entries of the OCRed copies")
     args = parser.parse_args()
     if not shutil.which("ocrmypdf") or not shutil.which("tesseract"):
         sys.exit("needs tesseract and ocrmypdf: apt-get install -y tesseract-ocr ocrmypdf")
 
-    born = papers_of_the_set(args.real, [slug for slug in PAPERS if not args.only or slug in args.only])
+    born = papers_of_the_set(args.real, args.only or list(PAPERS))
     ocred = [ocred_copy(folder, args.ocr, args.dpi) for folder in born]
     pith_strings((born[0] / "paper.pdf").read_bytes())                 # warm up (imports)
     extract = lambda folder, data: pith_strings(data)                   # noqa: E731

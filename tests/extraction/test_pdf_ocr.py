@@ -7,7 +7,7 @@ measures the same classes on scanned copies of real papers, which cannot be comm
 import pytest
 
 from citations.extraction.pdf_references import extract_references
-from tests.extraction.test_pdf_layouts import hand_pdf
+from tests.extraction.test_pdf_layouts import _width, hand_pdf
 
 BODY = [f"Sentence {i} of the body says what the study found and why it matters to the field."
         for i in range(6)]
@@ -64,3 +64,19 @@ def test_a_line_ocr_sized_larger_than_the_list_does_not_end_it():
     labels = {k: f"[{k}]" for k in range(1, 7)}
     result = extract_references(_list_page(labels, 6, leading=12, between=0, sizes={3: 14}))
     assert [r.raw_text for r in result.references] == _texts(range(1, 7))
+
+
+def test_a_full_line_ocr_sized_larger_than_the_list_does_not_end_it():
+    # A justified line within a reference, beginning with an initial: "V. Nolte, et al., 2014 ...".
+    refs = [(f"Author{k}, A., B. Writer, C. Scribe, D. Person, E. Someone, and",
+             f"F. Nolte, et al., 2014 A study of the case {k} of drops impacting a solid wall in a steady shear",
+             f"flow. J. Fluid Mech. {k}0{k}: 1{k}.") for k in range(1, 7)]
+    placed = [(72, 740 - 14 * row, text) for row, text in enumerate(BODY)]
+    y = 740 - 14 * len(BODY) - 10
+    placed.append((72, y, "References"))
+    for k, (first, middle, last) in enumerate(refs, start=1):
+        placed += [(72, y - 20, first), (81, y - 32, middle, 12 if k == 3 else 10), (81, y - 44, last)]
+        y -= 36
+    assert _width(refs[0][1]) + 81 > max(_width(text) + 72 for text in BODY)     # the line runs to the edge
+    result = extract_references(hand_pdf(placed))
+    assert [r.raw_text for r in result.references] == [" ".join(ref) for ref in refs]

@@ -74,10 +74,12 @@ def _until_appendix(region: list[Line]) -> list[Line]:
     for i, line in enumerate(region):
         text = line.text.strip()
         # A line "A  Proof of ..." may as well begin a reference ("A. Smith"): a heading stands out,
-        # and does not end as a reference's line does. An OCR text layer sizes each line by its
-        # box, which brackets and descenders make taller: "J. Fluid Mech. 517, 199 (2004)." can
-        # come out larger than the list.
-        stands_out = (line.bold or line.size > 1.05 * usual) and not text.endswith((".", ","))
+        # neither ends as a reference's line does nor runs to the column's edge as a justified line
+        # does. An OCR text layer sizes each line by its box, which brackets and descenders make
+        # taller: "J. Fluid Mech. 517, 199 (2004)." or "V. Nolte, et al., 2014 Massive habitat-"
+        # can come out larger than the list.
+        stands_out = (line.bold or line.size > 1.05 * usual) and not text.endswith((".", ",")) \
+            and line.x1 < line.right - line.size
         if _APPENDIX_WORD.match(text) or (stands_out and _APPENDIX_HEADING.match(text)):
             return region[:i]
     return region
