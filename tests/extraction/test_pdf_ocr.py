@@ -6,7 +6,7 @@ measures the same classes on scanned copies of real papers, which cannot be comm
 """
 import pytest
 
-from citations.extraction.pdf_references import extract_references
+from citations.extraction.pdf_references import extract_references, join_lines
 from tests.extraction.test_pdf_layouts import _width, hand_pdf
 
 BODY = [f"Sentence {i} of the body says what the study found and why it matters to the field."
@@ -80,3 +80,10 @@ def test_a_full_line_ocr_sized_larger_than_the_list_does_not_end_it():
     assert _width(refs[0][1]) + 81 > max(_width(text) + 72 for text in BODY)     # the line runs to the edge
     result = extract_references(hand_pdf(placed))
     assert [r.raw_text for r in result.references] == [" ".join(ref) for ref in refs]
+
+
+@pytest.mark.parametrize("lines", [["Report, 2025. URL https: //example.org/blog/2025-06-05/."],
+                                   ["Report, 2025. URL https:", "//example.org/blog/2025-06-05/."]],
+                         ids=["in a line", "at a line end"])
+def test_a_url_ocr_parted_after_its_scheme_is_whole(lines):
+    assert join_lines(lines) == "Report, 2025. URL https://example.org/blog/2025-06-05/."
