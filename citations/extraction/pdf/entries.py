@@ -7,9 +7,11 @@ from citations.extraction.pdf.joining import Vocabulary, join_lines
 from citations.extraction.pdf.model import Line
 
 # "[12]", "(12)", "12." and "12" before a capital; "12.Wang" when the label's box touches the
-# name and no space is drawn between them.
-_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|\((\d{1,4})\)|(\d{1,4})\.(?=\s|$|[A-Z\u00c0-\u024f])|"
-                    r"(\d{1,4})(?=\s+[A-Z]))\s*")
+# name and no space is drawn between them. OCR misreads a label's brackets ("(12]", "{12]",
+# "[12|") and a digit as the letter it looks like ("[I2]", "[1O]"): in brackets, those are read too.
+_LABEL = re.compile(r"^\s*(?:[\[({]([\dIlO]{0,3}\d[\dIlO]{0,3}|[\dIlO]{1,4}(?=\]))[\])}|]|\((\d{1,4})\)|"
+                    r"(\d{1,4})\.(?=\s|$|[A-Z\u00c0-\u024f])|(\d{1,4})(?=\s+[A-Z]))\s*")
+_OCR_DIGITS = str.maketrans("IlO", "110")
 _PARTICLES = r"(?:(?:van|von|de|der|den|da|di|du|del|della|le|la|al|el|ten|ter)\s+)*"
 # How a reference's first line begins: "Smith, J.", "Smith J", "Smith and", "J. Smith", "J.-L.
 # de Smith", "—." (the same authors again), an all-capital name or collaboration.
@@ -40,7 +42,8 @@ def _split_by_labels(region: list[Line]) -> list[tuple[int, list[Line]]] | None:
     for i, line in enumerate(region):
         match = _LABEL.match(line.text)
         if match:
-            candidates.append((i, int(next(g for g in match.groups() if g)), line.x0 - line.left, line.size))
+            number = int(next(g for g in match.groups() if g).translate(_OCR_DIGITS))
+            candidates.append((i, number, line.x0 - line.left, line.size))
     if not candidates:
         return None
     # Labels stand left of the text's indent (right-aligned ones a digit or two in from the
@@ -55,7 +58,9 @@ def _split_by_labels(region: list[Line]) -> list[tuple[int, list[Line]]] | None:
         labels = [(i, number) for i, number, offset, size in candidates if offset <= edge + 1.2 * size]
     chain, expected = [], None
     for i, number in labels:
-        if expected is None or number in (expected, expected + 1):
+        # Labels count up; OCR loses some of them (a column of labels read as a block of its own),
+        # so a label may skip as many numbers as there are lines since the last one.
+        if expected is None or expected <= number <= expected + i - chain[-1][0] - 1:
             chain.append((i, number))
             expected = number + 1
     # One label is a list only when it opens the section (a list of one reference).
@@ -64,14 +69,70 @@ def _split_by_labels(region: list[Line]) -> list[tuple[int, list[Line]]] | None:
     # Years and page numbers at a line start look like labels but do not count up from 1 or so.
     if chain[0][1] > 5 or len(chain) < 0.5 * len(labels):
         return None
+    leading = _leading(region)
+    skipped = any(b - a > 1 for (_, a), (_, b) in zip(chain, chain[1:]))
     groups = []
     for (start, number), following in zip(chain, chain[1:] + [(len(region), None)]):
         lines = list(region[start:following[0]])
         lines[0] = dataclasses.replace(lines[0], text=_LABEL.sub("", lines[0].text, count=1))
-        groups.append((number, lines))
-    number, last = groups[-1]
-    groups[-1] = (number, _last_entry(last, _leading(region)))
+        if following[1] is not None:
+            # The references whose labels were lost are between this label and the next.
+            pieces = _split_in(lines, following[1] - number, leading)
+        elif skipped:
+            # Labels were lost in this list, so the last label may be followed by unlabelled ones.
+            pieces = _split_unlabelled(lines, leading)
+            pieces[-1] = _last_entry(pieces[-1], leading)
+        else:
+            pieces = [_last_entry(lines, leading)]
+        groups.extend((number + k, piece) for k, piece in enumerate(pieces))
     return groups
+
+
+def _start_score(previous: Line, line: Line, leading: float) -> float:
+    """How surely a line starts a reference of an unlabelled (or flush-left) list: 2 and more is sure.
+
+    A vertical gap; a short line ended (not by a comma, "and" or an initial) before one that begins
+    like an author name; a full last line ending on a year or page number before "Surname, A."."""
+    score = 0.0
+    same_column = previous.page == line.page and previous.column == line.column and previous.bottom > line.bottom
+    if same_column and previous.bottom - line.bottom > 1.25 * leading:
+        score += 2
+    text = line.text.strip()
+    # Justified text leaves only a paragraph's last line short; a list of authors goes on after
+    # a comma, "and" or an initial even when the line is short (ragged right).
+    short = previous.x1 < previous.right - 1.5 * previous.size
+    ended = short and not re.search(r"(?:[,;:&-]|\band|(?:^|[\s.-])[A-Z]\.)$", previous.text.strip())
+    if ended and _NAME_START.match(text):
+        score += 2
+    elif ended:
+        score += 1
+    # A full last line: then only a year or page number and a full stop ("1965.", "(2010).",
+    # not "J. Phys." nor "ed.") before a name written "Surname, A." or "A. Surname".
+    if re.search(r"[\d)]\.$", previous.text.rstrip()) and _AUTHOR_START.match(text):
+        score += 2
+    elif _NAME_START.match(text):
+        score += 0.5
+    return score
+
+
+def _split_unlabelled(lines: list[Line], leading: float) -> list[list[Line]]:
+    """Lines split where a reference surely starts (see _start_score)."""
+    groups = [[lines[0]]]
+    for previous, line in zip(lines, lines[1:]):
+        if _start_score(previous, line, leading) >= 2:
+            groups.append([line])
+        else:
+            groups[-1].append(line)
+    return groups
+
+
+def _split_in(lines: list[Line], count: int, leading: float) -> list[list[Line]]:
+    """Lines split into at most count references, where references most likely start."""
+    if count <= 1 or len(lines) == 1:
+        return [lines]
+    scores = [(_start_score(previous, line, leading), k) for k, (previous, line) in enumerate(zip(lines, lines[1:]), 1)]
+    starts = sorted(k for score, k in sorted(scores, key=lambda p: -p[0])[:count - 1] if score >= 1)
+    return [lines[a:b] for a, b in zip([0] + starts, starts + [len(lines)])]
 
 
 def _leading(region: list[Line]) -> float:
@@ -117,25 +178,8 @@ def _split_by_indent(region: list[Line]) -> list[list[Line]] | None:
 
 
 def _split_flush_left(region: list[Line]) -> list[list[Line]]:
-    """References set flush left: one starts after a vertical gap, or after a short line ending
-    a reference when the next line begins like an author name."""
+    """References set flush left: one starts where a reference surely starts (see _start_score)."""
     gaps = sorted(prev.bottom - line.bottom for prev, line in zip(region, region[1:])
                   if prev.page == line.page and prev.column == line.column and prev.bottom > line.bottom)
     # The line spacing inside a reference: the smaller gaps (most references may be one line).
-    leading = gaps[len(gaps) // 5] if gaps else 0.0
-    groups = [[region[0]]]
-    for prev, line in zip(region, region[1:]):
-        same_column = prev.page == line.page and prev.column == line.column and prev.bottom > line.bottom
-        gap = same_column and prev.bottom - line.bottom > 1.25 * leading
-        # Justified text leaves only a paragraph's last line short; a list of authors goes on
-        # after a comma, "and" or an initial even when the line is short (ragged right).
-        short = prev.x1 < prev.right - 1.5 * prev.size
-        ended = short and not re.search(r"(?:[,;:&-]|\band|(?:^|[\s.-])[A-Z]\.)$", prev.text.strip())
-        # A full last line: then only a year or page number and a full stop ("1965.", "(2010).",
-        # not "J. Phys." nor "ed.") before a name written "Surname, A." or "A. Surname".
-        full_stop = re.search(r"[\d)]\.$", prev.text.rstrip()) and _AUTHOR_START.match(line.text.strip())
-        if gap or full_stop or (ended and _NAME_START.match(line.text.strip())):
-            groups.append([line])
-        else:
-            groups[-1].append(line)
-    return groups
+    return _split_unlabelled(region, gaps[len(gaps) // 5] if gaps else 0.0)

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 # them at a line end is kept unless the document itself writes the word joined.
 _HYPHEN_PREFIXES = frozenset(["self", "non", "multi", "cross", "semi", "well", "one", "two", "three", "four", "single", "spin", "high", "low", "large", "long", "state", "time", "zero", "few", "fine", "closed", "hep", "cond"])
 _URL = re.compile(r"(?:https?:/|www\.|doi:|\b10\.\d{4,9}/|arxiv\.org/)", re.IGNORECASE)
+# OCR parts "https:" from "//" at the gap the slashes leave: no reference writes "https: //".
+_SCHEME_SPACE = re.compile(r"\b(https?:|ftp:) (?=//)", re.IGNORECASE)
 _TRAILING_LETTERS = re.compile(r"([^\W\d_]+)$")
 _LEADING_LETTERS = re.compile(r"^([^\W\d_]+)")
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
@@ -36,7 +38,7 @@ def join_lines(lines: list[str], vocabulary: Vocabulary = Vocabulary()) -> str:
         if not line:
             continue
         text = _join_pair(text, line, vocabulary) if text else line
-    return text
+    return _SCHEME_SPACE.sub(r"\1", text)
 
 
 def _join_pair(left: str, right: str, vocabulary: Vocabulary) -> str:

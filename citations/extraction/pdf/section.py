@@ -73,8 +73,13 @@ def _until_appendix(region: list[Line]) -> list[Line]:
     usual = statistics.median(ln.size for ln in region[:LIST_SAMPLE])
     for i, line in enumerate(region):
         text = line.text.strip()
-        # A line "A  Proof of ..." may as well begin a reference ("A. Smith"): a heading stands out.
-        stands_out = line.bold or line.size > 1.05 * usual
+        # A line "A  Proof of ..." may as well begin a reference ("A. Smith"): a heading stands out,
+        # neither ends as a reference's line does nor runs to the column's edge as a justified line
+        # does. An OCR text layer sizes each line by its box, which brackets and descenders make
+        # taller: "J. Fluid Mech. 517, 199 (2004)." or "V. Nolte, et al., 2014 Massive habitat-"
+        # can come out larger than the list.
+        stands_out = (line.bold or line.size > 1.05 * usual) and not text.endswith((".", ",")) \
+            and line.x1 < line.right - line.size
         if _APPENDIX_WORD.match(text) or (stands_out and _APPENDIX_HEADING.match(text)):
             return region[:i]
     return region
