@@ -44,9 +44,9 @@ and PDF_READ_SECONDS.
 # names its callers use, and the limits a test may lower.
 from pathlib import Path
 
-from citations.extraction.pdf import references_from_words
+from citations.extraction.pdf import references_from_pages, references_from_words
 from citations.extraction.pdf import words as _words
-from citations.extraction.pdf.isolated import read_words_isolated
+from citations.extraction.pdf.isolated import read_pages_isolated
 from citations.extraction.pdf.joining import Vocabulary, is_word_break, join_lines
 from citations.extraction.pdf.model import (
     PageSize,
@@ -55,6 +55,7 @@ from citations.extraction.pdf.model import (
     PdfRefused,
     TextWord,
 )
+from citations.extraction.pdf.pages import PageStore
 
 MAX_PAGES = _words.MAX_PAGES
 MAX_BYTES = _words.MAX_BYTES
@@ -69,14 +70,22 @@ __all__ = ["MAX_BYTES", "MAX_MEMORY_MB", "MAX_PAGES", "MAX_SECONDS", "PageSize",
 def extract_references(pdf: bytes | str | Path, *, memory_mb: int | None = None,
                        seconds: float | None = None) -> PdfReferences:
     """The reference list of a PDF given as bytes or a path; PdfRefused says why there is none."""
-    data = _words.read_bytes(pdf, MAX_BYTES)
-    words, sizes = read_words(data, memory_mb=memory_mb, seconds=seconds)
-    return references_from_words(words, sizes)
+    with _read_pages(_words.read_bytes(pdf, MAX_BYTES), memory_mb, seconds) as pages:
+        return references_from_pages(pages)
 
 
 def read_words(data: bytes, *, memory_mb: int | None = None,
                seconds: float | None = None) -> tuple[list[TextWord], list[PageSize]]:
     """Every word of the PDF's text layer with its box, font size and weight, and the page sizes,
     read in a child process of bounded memory and time (MAX_MEMORY_MB and MAX_SECONDS unless given)."""
-    return read_words_isolated(data, max_pages=MAX_PAGES, max_page_characters=_words.MAX_PAGE_CHARACTERS,
+    words, sizes = [], []
+    with _read_pages(data, memory_mb, seconds) as pages:
+        for _, size, page_words in pages:
+            sizes.append(size)
+            words.extend(page_words)
+    return words, sizes
+
+
+def _read_pages(data: bytes, memory_mb: int | None, seconds: float | None) -> PageStore:
+    return read_pages_isolated(data, max_pages=MAX_PAGES, max_page_characters=_words.MAX_PAGE_CHARACTERS,
                                memory_mb=memory_mb or MAX_MEMORY_MB, seconds=seconds or MAX_SECONDS)

@@ -1,7 +1,8 @@
 """A PDF's reference list, in small steps (see citations.extraction.pdf_references for the whole).
 
     model     the values passed between the steps, and PdfRefused
-    words     words with their boxes out of the text layer (pypdfium2)
+    words     words with their boxes out of the text layer (pypdfium2), a page at a time
+    pages     the pages' words kept between the layout's readings of them
     layout    lines in reading order: columns, running headers and footers
     section   where the reference list starts and ends
     entries   the list's lines split into references
@@ -17,12 +18,18 @@ from citations.extraction.pdf.model import (
     PdfRefused,
     TextWord,
 )
+from citations.extraction.pdf.pages import Page, PageStore, pages_of
 from citations.extraction.pdf.section import reference_region
 
 
 def references_from_words(words: list[TextWord], sizes: list[PageSize]) -> PdfReferences:
     """The reference list found in the words of a document (any text library can supply them)."""
-    lines = reading_order(words, sizes)
+    return references_from_pages(pages_of(words, sizes))
+
+
+def references_from_pages(pages: PageStore | list[Page]) -> PdfReferences:
+    """The reference list found in a document's pages (a PageStore, or pages_of a document's words)."""
+    lines = reading_order(pages)
     heading, region = reference_region(lines)
     if heading is None and not region:
         raise PdfRefused("no reference section found: no heading such as 'References' or 'Bibliography', "
@@ -36,4 +43,4 @@ def references_from_words(words: list[TextWord], sizes: list[PageSize]) -> PdfRe
     if not references:
         raise PdfRefused(f"the heading '{heading}' is followed by no references" if heading
                          else "the numbered list found holds no references")
-    return PdfReferences(references=references, pages=len(sizes), heading=heading)
+    return PdfReferences(references=references, pages=len(pages), heading=heading)

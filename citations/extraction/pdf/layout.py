@@ -1,21 +1,23 @@
 """A page's words as lines in reading order: columns found, running headers and footers dropped."""
 import statistics
+from collections.abc import Iterable, Iterator
 
 from citations.extraction.pdf.bands import split_bands
-from citations.extraction.pdf.margins import drop_line_numbers, drop_running_words
+from citations.extraction.pdf.margins import line_number_drops, running_word_drops
 from citations.extraction.pdf.model import Line, PageSize, TextWord
+from citations.extraction.pdf.pages import Page
 from citations.extraction.pdf.rows import group_lines as _group_lines
 
 
-def reading_order(words: list[TextWord], sizes: list[PageSize]) -> list[Line]:
-    by_page: dict[int, list[TextWord]] = {}
-    for word in words:
-        by_page.setdefault(word.page, []).append(word)
-    by_page = drop_line_numbers(drop_running_words(by_page, sizes))
+def reading_order(pages: Iterable[Page]) -> list[Line]:
+    """The document's lines, page after page. pages is read three times, one page's words at a
+    time: for the running headers and footers, for the line numbers, then for the lines."""
+    running = running_word_drops(pages)
+    numbers = line_number_drops(_without(pages, running))
     lines = []
-    for page in sorted(by_page):
-        if by_page[page]:
-            lines.extend(_page_lines(by_page[page], sizes[page - 1]))
+    for _, size, words in _without(_without(pages, running), numbers):
+        if words:
+            lines.extend(_page_lines(words, size))
     # A page of one-line references may have no line reaching the column's right edge, and a
     # last page of one or two lines says nothing of its left edge: the same column on the
     # other pages says where they are.
@@ -33,6 +35,12 @@ def reading_order(words: list[TextWord], sizes: list[PageSize]) -> list[Line]:
         if edges[line.column][line.page][2] < 3:
             line.left = usual_left
     return lines
+
+
+def _without(pages: Iterable[Page], dropped: dict[int, set[int]]) -> Iterator[Page]:
+    for page, size, words in pages:
+        gone = dropped.get(page)
+        yield page, size, [w for i, w in enumerate(words) if i not in gone] if gone else words
 
 
 def _page_lines(words: list[TextWord], size: PageSize) -> list[Line]:

@@ -1,32 +1,40 @@
 """Text in the page margins that is not the document's: running headers and footers, page
 numbers, line numbers."""
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-from citations.extraction.pdf.model import PageSize, TextWord
+from citations.extraction.pdf.model import TextWord
+from citations.extraction.pdf.pages import Page
 from citations.extraction.pdf.rows import group_lines, line_of
 
 _BARE_PAGE_NUMBER = re.compile(r"^(?:page\s*)?[-–—\s]*\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?[-–—\s]*$", re.IGNORECASE)
 
 
-def drop_running_words(by_page: dict[int, list[TextWord]], sizes: list[PageSize]) -> dict[int, list[TextWord]]:
-    """Pages without running headers, footers and page numbers.
+def running_word_drops(pages: Iterable[Page]) -> dict[int, set[int]]:
+    """For each page, the positions in its list of words of its running headers, footers and page numbers.
 
     Looked at before columns are found, as rows across the whole page: a header over both columns
     would otherwise be cut in two at the gutter. Only the two top-most and two bottom-most rows of
     a page inside its outer tenth are candidates: there a row whose text (digits aside) recurs at
     the same height on a quarter of the pages (at least two) is a header or footer, and a bare
-    number is a page number.
+    number is a page number. Of each page only these few rows are kept until every page is seen.
     """
     candidates, apart, text_top, text_bottom = [], {}, {}, {}
-    for page, words in by_page.items():
-        height = sizes[page - 1].height
+    page_count = 0
+    for page, size, words in pages:
+        page_count += 1
+        if not words:
+            continue
+        height = size.height
+        position = {id(w): i for i, w in enumerate(words)}
         rows = group_lines(words, -1, keep_words=True)
         for row in rows[:2] + rows[-2:]:
             if row[0].bottom > 0.9 * height or row[0].bottom < 0.1 * height:
-                candidates.append((page, row))
+                candidates.append(_Row.of(page, row, position))
             elif (row[0].bottom > 0.86 * height or row[0].bottom < 0.14 * height) \
                     and _BARE_PAGE_NUMBER.match(line_of(row, -1).text):
-                candidates.append((page, row))      # a page number a little further in
+                candidates.append(_Row.of(page, row, position))      # a page number a little further in
         # A header on one page only (or a footer on the first) cannot repeat. It stands apart
         # from the text by more than two lines, and above (below) where other pages' text
         # begins (ends); the last line of a reference list followed by a gap does not.
@@ -35,37 +43,53 @@ def drop_running_words(by_page: dict[int, list[TextWord]], sizes: list[PageSize]
             in_band = outer[0].bottom > 0.9 * height or outer[0].bottom < 0.1 * height
             size = max(w.size for w in outer)
             if in_band and inner and abs(outer[0].bottom - inner[0][0].bottom) > 2.5 * size:
-                apart[id(outer[0])] = (page, end, size)
+                apart[page, position[id(outer[0])]] = (end, size)
                 (text_top if end == "top" else text_bottom)[page] = inner[0][0].bottom
 
-    def header_alone(row) -> bool:
-        if id(row[0]) not in apart:
+    def header_alone(row: _Row) -> bool:
+        if (row.page, row.first) not in apart:
             return False
-        page, end, size = apart[id(row[0])]
+        end, size = apart[row.page, row.first]
         others = (text_top if end == "top" else text_bottom)
-        y = row[0].bottom
-        return any(y > v + size if end == "top" else y < v - size for p, v in others.items() if p != page)
-
-    def key(row) -> tuple[int, str]:
-        return round(row[0].bottom / 3), re.sub(r"\d+", "#", line_of(row, -1).text.lower())
+        y = row.bottom
+        return any(y > v + size if end == "top" else y < v - size for p, v in others.items() if p != row.page)
 
     pages_with: dict[tuple, set[int]] = {}
-    for page, row in candidates:
-        pages_with.setdefault(key(row), set()).add(page)
-    repeated = max(2, len(sizes) // 4)
-    dropped = set()
-    for page, row in candidates:
-        if len(pages_with[key(row)]) >= repeated or header_alone(row) \
-                or _BARE_PAGE_NUMBER.match(line_of(row, -1).text):
-            dropped.update(id(w) for w in row)
-    return {page: [w for w in words if id(w) not in dropped] for page, words in by_page.items()}
+    for row in candidates:
+        pages_with.setdefault(row.key, set()).add(row.page)
+    repeated = max(2, page_count // 4)
+    dropped: dict[int, set[int]] = {}
+    for row in candidates:
+        if len(pages_with[row.key]) >= repeated or header_alone(row) or _BARE_PAGE_NUMBER.match(row.text):
+            dropped.setdefault(row.page, set()).update(row.positions)
+    return dropped
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A candidate row, as much of it as the decision needs once its page's words are gone."""
+    page: int
+    positions: tuple[int, ...]
+    first: int                  # the position of the row's first word: the row's name on its page
+    bottom: float
+    text: str
+
+    @classmethod
+    def of(cls, page: int, row: list[TextWord], position: dict[int, int]) -> "_Row":
+        return cls(page, tuple(position[id(w)] for w in row), position[id(row[0])], row[0].bottom,
+                   line_of(row, -1).text)
+
+    @property
+    def key(self) -> tuple[int, str]:
+        return round(self.bottom / 3), re.sub(r"\d+", "#", self.text.lower())
 
 
 _NUMBER = re.compile(r"^\d{1,5}$")
 
 
-def drop_line_numbers(by_page: dict[int, list[TextWord]]) -> dict[int, list[TextWord]]:
-    """Pages without the line numbers of a draft or review copy (lineno, the venues' review modes).
+def line_number_drops(pages: Iterable[Page]) -> dict[int, set[int]]:
+    """For each page, the positions in its list of words of the line numbers of a draft or review
+    copy (lineno, the venues' review modes).
 
     They are bare numbers at the start (or the end) of most rows, aligned on one edge in the
     margin, counting up by one from row to row; the numbers of a list's labels ("1 Smith")
@@ -73,21 +97,21 @@ def drop_line_numbers(by_page: dict[int, list[TextWord]]) -> dict[int, list[Text
     """
     pickers = ((lambda row: min(row, key=lambda w: w.x0), lambda w: w.x1),    # left margin: right-aligned
                (lambda row: max(row, key=lambda w: w.x1), lambda w: w.x0))    # right margin
-    candidates, drop, edges = {}, set(), (set(), set())
-    for page, words in by_page.items():
+    candidates, drop, edges = {}, {}, (set(), set())
+    for page, _, words in pages:
+        position = {id(w): i for i, w in enumerate(words)}
         rows = group_lines(words, -1, keep_words=True)
         for side, (pick, edge) in enumerate(pickers):
             numbered = [w for w in (pick(row) for row in rows if row) if _NUMBER.match(w.text)]
-            candidates[page, side] = numbered
+            candidates[page, side] = [(position[id(w)], edge(w)) for w in numbered]
             column = _counting_column([(None, w) for w in numbered], edge, len(rows))
-            drop.update(id(w) for w in column)
+            drop.setdefault(page, set()).update(position[id(w)] for w in column)
             edges[side].update(round(edge(w)) for w in column)
     # A page with only a few numbered lines (every fifth line numbered, a short last page) has
     # them at the edge the other pages have theirs.
     for (page, side), numbered in candidates.items():
-        edge = pickers[side][1]
-        drop.update(id(w) for w in numbered if any(abs(edge(w) - e) <= 1.5 for e in edges[side]))
-    return {page: [w for w in words if id(w) not in drop] for page, words in by_page.items()}
+        drop[page].update(i for i, x in numbered if any(abs(x - e) <= 1.5 for e in edges[side]))
+    return drop
 
 
 def _counting_column(numbered: list, edge, rows: int) -> list[TextWord]:

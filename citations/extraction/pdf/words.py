@@ -2,6 +2,7 @@
 import re
 import threading
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 
 from citations.extraction.pdf.model import PageSize, PdfRefused, TextWord
@@ -9,6 +10,9 @@ from citations.extraction.pdf.model import PageSize, PdfRefused, TextWord
 MAX_PAGES = 500
 MAX_BYTES = 64 * 1024 * 1024
 MAX_PAGE_CHARACTERS = 100_000
+# A long document is opened afresh every so many pages, so that what PDFium holds does not grow
+# with the page count; reopening costs a parse of the file's cross-reference table.
+PAGES_PER_OPENING = 25
 
 _pdfium_lock = threading.Lock()
 
@@ -39,42 +43,63 @@ def read_words(data: bytes, max_pages: int = MAX_PAGES,
     """Every word of the PDF's text layer with its box, font size and weight, and the page sizes.
 
     In this process and without a bound on memory or time: callers go through
-    citations.extraction.pdf.isolated, which runs it in a child process that has both."""
+    citations.extraction.pdf.isolated, which runs read_pages in a child process that has both."""
+    words, sizes = [], []
+    for size, page_words in read_pages(data, max_pages, max_page_characters):
+        sizes.append(size)
+        words.extend(page_words)
+    return words, sizes
+
+
+def read_pages(data: bytes, max_pages: int = MAX_PAGES,
+               max_page_characters: int = MAX_PAGE_CHARACTERS) -> Iterator[tuple[PageSize, list[TextWord]]]:
+    """Each page's size and words in turn, so that a reader need hold only one page's words."""
     import pypdfium2 as pdfium
     from pypdfium2 import raw
 
+    any_words = False
     with _pdfium_lock:
-        try:
-            document = pdfium.PdfDocument(data)
-        except pdfium.PdfiumError as error:
-            if getattr(error, "err_code", None) == raw.FPDF_ERR_PASSWORD:
-                raise PdfRefused("the PDF is encrypted and needs a password to be read") from error
-            raise PdfRefused(f"the PDF is damaged and cannot be read ({error})") from error
+        document = _open(data)
         try:
             page_count = len(document)
             if page_count == 0:
                 raise PdfRefused("the PDF has no pages")
             if page_count > max_pages:
                 raise PdfRefused(f"the PDF has {page_count} pages; at most {max_pages} are read")
-            words, sizes = [], []
             box = raw.FS_RECTF()
             for number in range(page_count):
+                if number and number % PAGES_PER_OPENING == 0:
+                    # PDFium keeps what it parsed (fonts, resources) until the document is closed.
+                    document.close()
+                    document = _open(data)
                 page = document[number]
                 width, height = page.get_size()
-                sizes.append(PageSize(width, height))
                 textpage = page.get_textpage()
                 try:
-                    words.extend(_page_words(number + 1, textpage, raw, box, max_page_characters))
+                    page_words = _page_words(number + 1, textpage, raw, box, max_page_characters)
                 finally:
                     textpage.close()
                     page.close()
+                any_words = any_words or bool(page_words)
+                yield PageSize(width, height), page_words
         except pdfium.PdfiumError as error:
             raise PdfRefused(f"the PDF is damaged and cannot be read ({error})") from error
         finally:
             document.close()
-    if not words:
+    if not any_words:
         raise PdfRefused("the PDF has no text layer (a scanned document?): no characters can be read from it")
-    return words, sizes
+
+
+def _open(data: bytes):
+    import pypdfium2 as pdfium
+    from pypdfium2 import raw
+
+    try:
+        return pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as error:
+        if getattr(error, "err_code", None) == raw.FPDF_ERR_PASSWORD:
+            raise PdfRefused("the PDF is encrypted and needs a password to be read") from error
+        raise PdfRefused(f"the PDF is damaged and cannot be read ({error})") from error
 
 
 def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[TextWord]:

@@ -1,0 +1,84 @@
+"""A document's pages, each its size and its words, read again as often as the layout needs.
+
+The layout decides what a page's margins hold only after seeing every page (a running header is
+a line repeated on many pages), and then reads each page once more. A paper's pages are kept as
+words; past HELD_BYTES of them (as the child sent them) they are kept as the child sent them, one
+line of JSON a page, in a temporary file, so that a long document's words are Python objects only
+one page at a time.
+"""
+import json
+import tempfile
+from collections.abc import Iterator
+
+from citations.extraction.pdf.model import PageSize, TextWord
+
+HELD_BYTES = 2 * 1024 * 1024
+
+Page = tuple[int, PageSize, list[TextWord]]
+
+
+def page_line(size: PageSize, words: list[TextWord]) -> bytes:
+    """One page as the child writes it: a line of JSON (not pickle: the child has read untrusted
+    input), which gives back every float and string exactly."""
+    page = {"size": [size.width, size.height],
+            "words": [[w.x0, w.x1, w.bottom, w.top, w.text, w.size, w.bold] for w in words]}
+    return json.dumps(page).encode() + b"\n"
+
+
+def _page(number: int, line: bytes) -> Page:
+    page = json.loads(line)
+    return number, PageSize(*page["size"]), [TextWord(number, *word) for word in page["words"]]
+
+
+class PageStore:
+    """Pages added one line of JSON at a time; iterating yields (number, size, words) from page 1."""
+
+    def __init__(self):
+        self._held: list[Page] | None = []
+        self._held_bytes = 0
+        self._file = None
+        self.count = 0
+
+    def add(self, line: bytes) -> None:
+        self.count += 1
+        if self._held is None:
+            self._file.write(line)
+            return
+        self._held.append(_page(self.count, line))
+        self._held_bytes += len(line)
+        if self._held_bytes > HELD_BYTES:
+            self._file = tempfile.TemporaryFile()
+            for _, size, words in self._held:
+                self._file.write(page_line(size, words))
+            self._held = None
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Page]:
+        if self._held is not None:
+            yield from self._held
+            return
+        self._file.seek(0)
+        for number, line in enumerate(self._file, start=1):
+            yield _page(number, line)
+        self._file.seek(0, 2)
+
+    def close(self) -> None:
+        self._held = None
+        if self._file is not None:
+            self._file.close()
+
+    def __enter__(self) -> "PageStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def pages_of(words: list[TextWord], sizes: list[PageSize]) -> list[Page]:
+    """Words of a whole document (any text library's) as its pages."""
+    by_page: list[list[TextWord]] = [[] for _ in sizes]
+    for word in words:
+        by_page[word.page - 1].append(word)
+    return [(number, size, page_words) for number, (size, page_words) in enumerate(zip(sizes, by_page), start=1)]
