@@ -9,8 +9,8 @@
     joining   a reference's lines joined, hyphenation undone
 """
 from citations.extraction.pdf.entries import split_references
-from citations.extraction.pdf.joining import Vocabulary
-from citations.extraction.pdf.layout import reading_order
+from citations.extraction.pdf.joining import VocabularyGathered
+from citations.extraction.pdf.layout import ColumnEdges, page_lines
 from citations.extraction.pdf.model import (
     PageSize,
     PdfReference,
@@ -19,7 +19,7 @@ from citations.extraction.pdf.model import (
     TextWord,
 )
 from citations.extraction.pdf.pages import Page, PageStore, pages_of
-from citations.extraction.pdf.section import reference_region
+from citations.extraction.pdf.section import PossibleListLines, reference_region
 
 
 def references_from_words(words: list[TextWord], sizes: list[PageSize]) -> PdfReferences:
@@ -29,15 +29,19 @@ def references_from_words(words: list[TextWord], sizes: list[PageSize]) -> PdfRe
 
 def references_from_pages(pages: PageStore | list[Page]) -> PdfReferences:
     """The reference list found in a document's pages (a PageStore, or pages_of a document's words)."""
-    lines = reading_order(pages)
-    heading, region = reference_region(lines)
+    edges, kept, vocabulary = ColumnEdges(), PossibleListLines(), VocabularyGathered()
+    for lines in page_lines(pages):
+        edges.add(lines)
+        vocabulary.add(ln.text for ln in lines)
+        kept.add(lines)
+    heading, region = reference_region(edges.apply(kept.lines))
     if heading is None and not region:
         raise PdfRefused("no reference section found: no heading such as 'References' or 'Bibliography', "
                          "no list numbered [1], [2], ... or 1., 2., ..., "
                          "and no run of entries beginning 'Surname, A.' with a year and a hanging indent")
     references = [
         PdfReference(index, text, page)
-        for index, text, page in split_references(region, Vocabulary.of([ln.text for ln in lines]))
+        for index, text, page in split_references(region, vocabulary.vocabulary())
         if text
     ]
     if not references:

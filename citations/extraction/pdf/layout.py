@@ -9,32 +9,45 @@ from citations.extraction.pdf.pages import Page
 from citations.extraction.pdf.rows import group_lines as _group_lines
 
 
-def reading_order(pages: Iterable[Page]) -> list[Line]:
-    """The document's lines, page after page. pages is read three times, one page's words at a
-    time: for the running headers and footers, for the line numbers, then for the lines."""
+def page_lines(pages: Iterable[Page]) -> Iterator[list[Line]]:
+    """Each page's lines in reading order, their column edges those of the page (ColumnEdges
+    gives them the document's). pages is read three times, one page's words at a time: for the
+    running headers and footers, for the line numbers, then for the lines."""
     running = running_word_drops(pages)
     numbers = line_number_drops(_without(pages, running))
-    lines = []
     for _, size, words in _without(_without(pages, running), numbers):
         if words:
-            lines.extend(_page_lines(words, size))
-    # A page of one-line references may have no line reaching the column's right edge, and a
-    # last page of one or two lines says nothing of its left edge: the same column on the
-    # other pages says where they are.
-    edges: dict[int, dict[int, tuple[float, float, int]]] = {}
-    for line in lines:
-        left, right, count = edges.setdefault(line.column, {}).get(line.page, (line.left, line.right, 0))
-        edges[line.column][line.page] = (left, right, count + 1)
-    usual = {}
-    for column, pages in edges.items():
-        telling = [e for e in pages.values() if e[2] >= 3] or list(pages.values())
-        usual[column] = (statistics.median(e[0] for e in telling), statistics.median(e[1] for e in telling))
-    for line in lines:
-        usual_left, usual_right = usual[line.column]
-        line.right = max(line.right, usual_right)
-        if edges[line.column][line.page][2] < 3:
-            line.left = usual_left
-    return lines
+            yield _page_lines(words, size)
+
+
+class ColumnEdges:
+    """Where each column's edges are on most pages, gathered a page's lines at a time.
+
+    A page of one-line references may have no line reaching the column's right edge, and a last
+    page of one or two lines says nothing of its left edge: the same column on the other pages
+    says where they are.
+    """
+
+    def __init__(self):
+        self._pages: dict[int, dict[int, tuple[float, float, int]]] = {}
+
+    def add(self, lines: list[Line]) -> None:
+        for line in lines:
+            left, right, count = self._pages.setdefault(line.column, {}).get(line.page, (line.left, line.right, 0))
+            self._pages[line.column][line.page] = (left, right, count + 1)
+
+    def apply(self, lines: list[Line]) -> list[Line]:
+        """lines (any of those added) with the edges their column usually has."""
+        usual = {}
+        for column, pages in self._pages.items():
+            telling = [e for e in pages.values() if e[2] >= 3] or list(pages.values())
+            usual[column] = (statistics.median(e[0] for e in telling), statistics.median(e[1] for e in telling))
+        for line in lines:
+            usual_left, usual_right = usual[line.column]
+            line.right = max(line.right, usual_right)
+            if self._pages[line.column][line.page][2] < 3:
+                line.left = usual_left
+        return lines
 
 
 def _without(pages: Iterable[Page], dropped: dict[int, set[int]]) -> Iterator[Page]:
