@@ -70,7 +70,7 @@ __all__ = ["MAX_BYTES", "MAX_MEMORY_MB", "MAX_PAGES", "MAX_SECONDS", "PageSize",
 def extract_references(pdf: bytes | str | Path, *, memory_mb: int | None = None,
                        seconds: float | None = None) -> PdfReferences:
     """The reference list of a PDF given as bytes or a path; PdfRefused says why there is none."""
-    with _read_pages(_words.read_bytes(pdf, MAX_BYTES), memory_mb, seconds) as pages:
+    with _words.checked(pdf, MAX_BYTES) as checked, _read_pages(checked, memory_mb, seconds) as pages:
         return references_from_pages(pages)
 
 
@@ -86,6 +86,6 @@ def read_words(data: bytes, *, memory_mb: int | None = None,
     return words, sizes
 
 
-def _read_pages(data: bytes, memory_mb: int | None, seconds: float | None) -> PageStore:
+def _read_pages(data: bytes | _words.PdfFile, memory_mb: int | None, seconds: float | None) -> PageStore:
     return read_pages_isolated(data, max_pages=MAX_PAGES, max_page_characters=_words.MAX_PAGE_CHARACTERS,
                                memory_mb=memory_mb or MAX_MEMORY_MB, seconds=seconds or MAX_SECONDS)

@@ -11,6 +11,7 @@ past either the file is refused with a sentence and the caller carries on.
 The words come back a page at a time (citations.extraction.pdf.pages), as the child reads them:
 neither process holds the words of all pages at once.
 """
+import io
 import json
 import os
 import resource
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from citations.extraction.pdf.model import PdfRefused
 from citations.extraction.pdf.pages import PageStore, page_line
+from citations.extraction.pdf.words import PdfFile
 
 # The interpreter started for the child imports this package from the same checkout as the caller.
 _ROOT = Path(__file__).resolve().parents[3]
@@ -33,19 +35,21 @@ _CHUNK = 64 * 1024
 _CRASHES = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS, signal.SIGTRAP, signal.SIGILL}
 
 
-def read_pages_isolated(data: bytes, *, max_pages: int, max_page_characters: int, memory_mb: int,
+def read_pages_isolated(pdf: bytes | PdfFile, *, max_pages: int, max_page_characters: int, memory_mb: int,
                         seconds: float) -> PageStore:
-    """words.read_pages(data) run in a child process of at most memory_mb of address space that
+    """words.read_pages(pdf) run in a child process of at most memory_mb of address space that
     must finish within seconds, its pages kept in a PageStore as they arrive; PdfRefused with the
-    bound that was passed, or with the reader's own refusal."""
+    bound that was passed, or with the reader's own refusal. A PdfFile is the child's stdin, read
+    where PDFium asks; bytes are written to it."""
+    on_disk = isinstance(pdf, PdfFile)
     command = [sys.executable, "-m", __name__, str(max_pages), str(max_page_characters), str(memory_mb),
-               str(int(seconds) + 1)]
+               str(int(seconds) + 1), str(pdf.length if on_disk else -1)]
     store = PageStore()
     try:
-        with subprocess.Popen(command, cwd=_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE) as child:
+        with subprocess.Popen(command, cwd=_ROOT, stdin=pdf.file if on_disk else subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:
             try:
-                refusal, errors = _exchange(child, data, store, time.monotonic() + seconds)
+                refusal, errors = _exchange(child, b"" if on_disk else pdf, store, time.monotonic() + seconds)
             except subprocess.TimeoutExpired:
                 raise PdfRefused(f"reading this PDF took longer than the {seconds:g} s a PDF may take") from None
             finally:
@@ -78,7 +82,7 @@ def _exchange(child: subprocess.Popen, data: bytes, store: PageStore, deadline: 
     with selectors.DefaultSelector() as selector:
         if sent:
             selector.register(child.stdin, selectors.EVENT_WRITE)
-        else:
+        elif child.stdin is not None:
             child.stdin.close()
         selector.register(child.stdout, selectors.EVENT_READ)
         selector.register(child.stderr, selectors.EVENT_READ)
@@ -121,9 +125,10 @@ def _exchange(child: subprocess.Popen, data: bytes, store: PageStore, deadline: 
 
 
 def _main(argv: list[str]) -> None:
-    """The child: limits first, then PDFium, the PDF from stdin, each page's words as a line of
-    JSON to stdout as soon as it is read (or a refusal)."""
-    max_pages, max_page_characters, memory_mb, cpu_seconds = (int(a) for a in argv)
+    """The child: limits first, then PDFium, the PDF from stdin (a file read where PDFium asks, or
+    the bytes written to a pipe), each page's words as a line of JSON to stdout as soon as it is
+    read (or a refusal)."""
+    max_pages, max_page_characters, memory_mb, cpu_seconds, length = (int(a) for a in argv)
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     # Should the parent die without killing it, the child still ends.
@@ -131,10 +136,10 @@ def _main(argv: list[str]) -> None:
     try:
         from citations.extraction.pdf import words
 
-        data = sys.stdin.buffer.read()
+        pdf = _FilePrefix(sys.stdin.fileno(), length) if length >= 0 else sys.stdin.buffer.read()
         out = sys.stdout.buffer
         try:
-            for size, page_words in words.read_pages(data, max_pages, max_page_characters):
+            for size, page_words in words.read_pages(pdf, max_pages, max_page_characters):
                 out.write(page_line(size, page_words))
                 out.flush()
         except PdfRefused as error:
@@ -142,6 +147,35 @@ def _main(argv: list[str]) -> None:
         out.flush()
     except MemoryError:
         os._exit(_MEMORY_EXIT)
+
+
+class _FilePrefix(io.RawIOBase):
+    """The first `length` bytes of an open file (what the parent checked, should the file grow),
+    read at the positions asked for: the file's offset is shared with the parent."""
+
+    def __init__(self, fd: int, length: int):
+        super().__init__()
+        self._fd, self._length, self._position = fd, length, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: self._length}[whence]
+        self._position = base + offset
+        return self._position
+
+    def tell(self) -> int:
+        return self._position
+
+    def readinto(self, buffer) -> int:
+        data = os.pread(self._fd, max(0, min(len(buffer), self._length - self._position)), self._position)
+        memoryview(buffer).cast("B")[:len(data)] = data
+        self._position += len(data)
+        return len(data)
 
 
 if __name__ == "__main__":
