@@ -42,12 +42,14 @@ and PDF_READ_SECONDS.
 """
 # The steps live in citations.extraction.pdf (one module a job); this module keeps the public
 # names its callers use, and the limits a test may lower.
+from collections.abc import Callable
 from pathlib import Path
 
 from citations.extraction.pdf import references_from_pages, references_from_words
 from citations.extraction.pdf import words as _words
 from citations.extraction.pdf.isolated import read_pages_isolated
 from citations.extraction.pdf.joining import Vocabulary, is_word_break, join_lines
+from citations.extraction.pdf.margins import RunningWords
 from citations.extraction.pdf.model import (
     PageSize,
     PdfReference,
@@ -55,23 +57,25 @@ from citations.extraction.pdf.model import (
     PdfRefused,
     TextWord,
 )
-from citations.extraction.pdf.pages import PageStore
+from citations.extraction.pdf.pages import Page, PageStore
 
 MAX_PAGES = _words.MAX_PAGES
 MAX_BYTES = _words.MAX_BYTES
 MAX_MEMORY_MB = 1024
 MAX_SECONDS = 60
 
-__all__ = ["MAX_BYTES", "MAX_MEMORY_MB", "MAX_PAGES", "MAX_SECONDS", "PageSize", "PdfReference", "PdfReferences", "PdfRefused", "TextWord",
-           "Vocabulary", "extract_references", "is_word_break", "join_lines", "read_words",
+__all__ = ["MAX_BYTES", "MAX_MEMORY_MB", "MAX_PAGES", "MAX_SECONDS", "PageSize", "PdfReference", "PdfReferences",
+           "PdfRefused", "TextWord", "Vocabulary", "extract_references", "is_word_break", "join_lines", "read_words",
            "references_from_words"]
 
 
 def extract_references(pdf: bytes | str | Path, *, memory_mb: int | None = None,
                        seconds: float | None = None) -> PdfReferences:
     """The reference list of a PDF given as bytes or a path; PdfRefused says why there is none."""
-    with _words.checked(pdf, MAX_BYTES) as checked, _read_pages(checked, memory_mb, seconds) as pages:
-        return references_from_pages(pages)
+    # The running headers and footers are gathered as the pages come, while the child reads on.
+    running = RunningWords()
+    with _words.checked(pdf, MAX_BYTES) as checked, _read_pages(checked, memory_mb, seconds, running.add) as pages:
+        return references_from_pages(pages, running)
 
 
 def read_words(data: bytes, *, memory_mb: int | None = None,
@@ -86,6 +90,7 @@ def read_words(data: bytes, *, memory_mb: int | None = None,
     return words, sizes
 
 
-def _read_pages(data: bytes | _words.PdfFile, memory_mb: int | None, seconds: float | None) -> PageStore:
+def _read_pages(data: bytes | _words.PdfFile, memory_mb: int | None, seconds: float | None,
+                on_page: Callable[[Page], None] | None = None) -> PageStore:
     return read_pages_isolated(data, max_pages=MAX_PAGES, max_page_characters=_words.MAX_PAGE_CHARACTERS,
-                               memory_mb=memory_mb or MAX_MEMORY_MB, seconds=seconds or MAX_SECONDS)
+                               memory_mb=memory_mb or MAX_MEMORY_MB, seconds=seconds or MAX_SECONDS, on_page=on_page)

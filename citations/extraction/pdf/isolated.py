@@ -20,10 +20,11 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from citations.extraction.pdf.model import PdfRefused
-from citations.extraction.pdf.pages import PageStore, page_line
+from citations.extraction.pdf.pages import Page, PageStore, page_line
 from citations.extraction.pdf.words import PdfFile
 
 # The interpreter started for the child imports this package from the same checkout as the caller.
@@ -36,15 +37,15 @@ _CRASHES = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS, signal.SIGTRAP, signa
 
 
 def read_pages_isolated(pdf: bytes | PdfFile, *, max_pages: int, max_page_characters: int, memory_mb: int,
-                        seconds: float) -> PageStore:
+                        seconds: float, on_page: Callable[[Page], None] | None = None) -> PageStore:
     """words.read_pages(pdf) run in a child process of at most memory_mb of address space that
     must finish within seconds, its pages kept in a PageStore as they arrive; PdfRefused with the
-    bound that was passed, or with the reader's own refusal. A PdfFile is the child's stdin, read
-    where PDFium asks; bytes are written to it."""
+    bound that was passed, or with the reader's own refusal; on_page sees each page as it comes.
+    A PdfFile is the child's stdin, read where PDFium asks; bytes are written to it."""
     on_disk = isinstance(pdf, PdfFile)
     command = [sys.executable, "-m", __name__, str(max_pages), str(max_page_characters), str(memory_mb),
                str(int(seconds) + 1), str(pdf.length if on_disk else -1)]
-    store = PageStore()
+    store = PageStore(on_page)
     try:
         with subprocess.Popen(command, cwd=_ROOT, stdin=pdf.file if on_disk else subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:

@@ -11,8 +11,8 @@ from citations.extraction.pdf.rows import group_lines, line_of
 _BARE_PAGE_NUMBER = re.compile(r"^(?:page\s*)?[-–—\s]*\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?[-–—\s]*$", re.IGNORECASE)
 
 
-def running_word_drops(pages: Iterable[Page]) -> dict[int, set[int]]:
-    """For each page, the positions in its list of words of its running headers, footers and page numbers.
+class RunningWords:
+    """A document's running headers, footers and page numbers, gathered a page at a time.
 
     Looked at before columns are found, as rows across the whole page: a header over both columns
     would otherwise be cut in two at the gutter. Only the two top-most and two bottom-most rows of
@@ -20,49 +20,58 @@ def running_word_drops(pages: Iterable[Page]) -> dict[int, set[int]]:
     the same height on a quarter of the pages (at least two) is a header or footer, and a bare
     number is a page number. Of each page only these few rows are kept until every page is seen.
     """
-    candidates, apart, text_top, text_bottom = [], {}, {}, {}
-    page_count = 0
-    for page, size, words in pages:
-        page_count += 1
+
+    def __init__(self):
+        self._candidates: list[_Row] = []
+        self._apart: dict[tuple[int, int], tuple[str, float]] = {}
+        self._text_top: dict[int, float] = {}
+        self._text_bottom: dict[int, float] = {}
+        self._pages = 0
+
+    def add(self, page: Page) -> None:
+        number, page_size, words = page
+        self._pages += 1
         if not words:
-            continue
-        height = size.height
+            return
+        height = page_size.height
         position = {id(w): i for i, w in enumerate(words)}
         rows = group_lines(words, -1, keep_words=True)
         for row in rows[:2] + rows[-2:]:
             if row[0].bottom > 0.9 * height or row[0].bottom < 0.1 * height:
-                candidates.append(_Row.of(page, row, position))
+                self._candidates.append(_Row.of(number, row, position))
             elif (row[0].bottom > 0.86 * height or row[0].bottom < 0.14 * height) \
                     and _BARE_PAGE_NUMBER.match(line_of(row, -1).text):
-                candidates.append(_Row.of(page, row, position))      # a page number a little further in
+                self._candidates.append(_Row.of(number, row, position))      # a page number a little further in
         # A header on one page only (or a footer on the first) cannot repeat. It stands apart
         # from the text by more than two lines, and above (below) where other pages' text
         # begins (ends); the last line of a reference list followed by a gap does not.
-        text_top[page], text_bottom[page] = rows[0][0].bottom, rows[-1][0].bottom
+        self._text_top[number], self._text_bottom[number] = rows[0][0].bottom, rows[-1][0].bottom
         for outer, inner, end in ((rows[0], rows[1:2], "top"), (rows[-1], rows[-2:-1], "bottom")):
             in_band = outer[0].bottom > 0.9 * height or outer[0].bottom < 0.1 * height
             size = max(w.size for w in outer)
             if in_band and inner and abs(outer[0].bottom - inner[0][0].bottom) > 2.5 * size:
-                apart[page, position[id(outer[0])]] = (end, size)
-                (text_top if end == "top" else text_bottom)[page] = inner[0][0].bottom
+                self._apart[number, position[id(outer[0])]] = (end, size)
+                (self._text_top if end == "top" else self._text_bottom)[number] = inner[0][0].bottom
 
-    def header_alone(row: _Row) -> bool:
-        if (row.page, row.first) not in apart:
+    def drops(self) -> dict[int, set[int]]:
+        """For each page, the positions in its list of words of its running headers, footers and page numbers."""
+        pages_with: dict[tuple, set[int]] = {}
+        for row in self._candidates:
+            pages_with.setdefault(row.key, set()).add(row.page)
+        repeated = max(2, self._pages // 4)
+        dropped: dict[int, set[int]] = {}
+        for row in self._candidates:
+            if len(pages_with[row.key]) >= repeated or self._header_alone(row) or _BARE_PAGE_NUMBER.match(row.text):
+                dropped.setdefault(row.page, set()).update(row.positions)
+        return dropped
+
+    def _header_alone(self, row: "_Row") -> bool:
+        if (row.page, row.first) not in self._apart:
             return False
-        end, size = apart[row.page, row.first]
-        others = (text_top if end == "top" else text_bottom)
+        end, size = self._apart[row.page, row.first]
+        others = (self._text_top if end == "top" else self._text_bottom)
         y = row.bottom
         return any(y > v + size if end == "top" else y < v - size for p, v in others.items() if p != row.page)
-
-    pages_with: dict[tuple, set[int]] = {}
-    for row in candidates:
-        pages_with.setdefault(row.key, set()).add(row.page)
-    repeated = max(2, page_count // 4)
-    dropped: dict[int, set[int]] = {}
-    for row in candidates:
-        if len(pages_with[row.key]) >= repeated or header_alone(row) or _BARE_PAGE_NUMBER.match(row.text):
-            dropped.setdefault(row.page, set()).update(row.positions)
-    return dropped
 
 
 @dataclass(frozen=True)

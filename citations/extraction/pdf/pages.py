@@ -8,7 +8,7 @@ one page at a time.
 """
 import json
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from citations.extraction.pdf.model import PageSize, TextWord
 
@@ -33,18 +33,23 @@ def _page(number: int, line: bytes) -> Page:
 class PageStore:
     """Pages added one line of JSON at a time; iterating yields (number, size, words) from page 1."""
 
-    def __init__(self):
+    def __init__(self, on_page: Callable[[Page], None] | None = None):
+        self._on_page = on_page
         self._held: list[Page] | None = []
         self._held_bytes = 0
         self._file = None
         self.count = 0
 
     def add(self, line: bytes) -> None:
+        """A page, the next one; on_page (if given) sees it at once, while the child reads on."""
         self.count += 1
+        page = _page(self.count, line) if self._held is not None or self._on_page else None
+        if self._on_page:
+            self._on_page(page)
         if self._held is None:
             self._file.write(line)
             return
-        self._held.append(_page(self.count, line))
+        self._held.append(page)
         self._held_bytes += len(line)
         if self._held_bytes > HELD_BYTES:
             self._file = tempfile.TemporaryFile()
