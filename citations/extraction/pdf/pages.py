@@ -1,10 +1,11 @@
-"""A document's pages, each its size and its words, read again as often as the layout needs.
+"""A document's pages, each its size and its words, read as often as the layout needs.
 
 The layout decides what a page's margins hold only after seeing every page (a running header is
-a line repeated on many pages), and then reads each page once more. A paper's pages are kept as
-words; past HELD_BYTES of them (as the child sent them) they are kept as the child sent them, one
-line of JSON a page, in a temporary file, so that a long document's words are Python objects only
-one page at a time.
+a line repeated on many pages; a draft's line numbers stand where other pages have theirs), so it
+reads the pages more than once. A paper's pages are held as words (with the lines of JSON the
+child sent); past HELD_BYTES of those lines every page is kept only as its line, in a temporary
+file, and decoded each time it is read: a long document's words are Python objects one page at a
+time.
 """
 import json
 import tempfile
@@ -36,6 +37,7 @@ class PageStore:
     def __init__(self, on_page: Callable[[Page], None] | None = None):
         self._on_page = on_page
         self._held: list[Page] | None = []
+        self._held_lines: list[bytes] = []        # the same pages as sent, should they go to the file
         self._held_bytes = 0
         self._file = None
         self.count = 0
@@ -50,12 +52,12 @@ class PageStore:
             self._file.write(line)
             return
         self._held.append(page)
+        self._held_lines.append(line)
         self._held_bytes += len(line)
         if self._held_bytes > HELD_BYTES:
             self._file = tempfile.TemporaryFile()
-            for _, size, words in self._held:
-                self._file.write(page_line(size, words))
-            self._held = None
+            self._file.writelines(self._held_lines)
+            self._held, self._held_lines = None, []
 
     def __len__(self) -> int:
         return self.count
@@ -70,7 +72,7 @@ class PageStore:
         self._file.seek(0, 2)
 
     def close(self) -> None:
-        self._held = None
+        self._held, self._held_lines = None, []
         if self._file is not None:
             self._file.close()
 
