@@ -49,7 +49,7 @@ from citations.extraction.pdf import references_from_pages, references_from_word
 from citations.extraction.pdf import words as _words
 from citations.extraction.pdf.isolated import read_pages_isolated
 from citations.extraction.pdf.joining import Vocabulary, is_word_break, join_lines
-from citations.extraction.pdf.margins import RunningWords
+from citations.extraction.pdf.margins import MarginWords
 from citations.extraction.pdf.model import (
     PageSize,
     PdfReference,
@@ -72,10 +72,10 @@ __all__ = ["MAX_BYTES", "MAX_MEMORY_MB", "MAX_PAGES", "MAX_SECONDS", "PageSize",
 def extract_references(pdf: bytes | str | Path, *, memory_mb: int | None = None,
                        seconds: float | None = None) -> PdfReferences:
     """The reference list of a PDF given as bytes or a path; PdfRefused says why there is none."""
-    # The running headers and footers are gathered as the pages come, while the child reads on.
-    running = RunningWords()
-    with _words.checked(pdf, MAX_BYTES) as checked, _read_pages(checked, memory_mb, seconds, running.add) as pages:
-        return references_from_pages(pages, running)
+    # What the margins hold is gathered as the pages come, while the child reads on.
+    margins = MarginWords()
+    with _words.checked(pdf, MAX_BYTES) as checked, _read_pages(checked, memory_mb, seconds, margins.add) as pages:
+        return references_from_pages(pages, margins)
 
 
 def read_words(data: bytes, *, memory_mb: int | None = None,

@@ -11,7 +11,7 @@
 from citations.extraction.pdf.entries import split_references
 from citations.extraction.pdf.joining import VocabularyGathered
 from citations.extraction.pdf.layout import ColumnEdges, page_lines
-from citations.extraction.pdf.margins import RunningWords
+from citations.extraction.pdf.margins import MarginWords
 from citations.extraction.pdf.model import (
     PageSize,
     PdfReference,
@@ -28,11 +28,11 @@ def references_from_words(words: list[TextWord], sizes: list[PageSize]) -> PdfRe
     return references_from_pages(pages_of(words, sizes))
 
 
-def references_from_pages(pages: PageStore | list[Page], running: RunningWords | None = None) -> PdfReferences:
+def references_from_pages(pages: PageStore | list[Page], margins: MarginWords | None = None) -> PdfReferences:
     """The reference list found in a document's pages (a PageStore, or pages_of a document's words);
-    running, if given, has seen every page as it came."""
+    margins, if given, has seen every page as it came."""
     edges, kept, vocabulary = ColumnEdges(), PossibleListLines(), VocabularyGathered()
-    for lines in page_lines(pages, running):
+    for lines in page_lines(pages, margins):
         edges.add(lines)
         vocabulary.add(ln.text for ln in lines)
         kept.add(lines)

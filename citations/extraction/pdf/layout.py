@@ -3,24 +3,22 @@ import statistics
 from collections.abc import Iterable, Iterator
 
 from citations.extraction.pdf.bands import split_bands
-from citations.extraction.pdf.margins import RunningWords, line_number_drops
+from citations.extraction.pdf.margins import MarginWords
 from citations.extraction.pdf.model import Line, PageSize, TextWord
 from citations.extraction.pdf.pages import Page
 from citations.extraction.pdf.rows import group_lines as _group_lines
 
 
-def page_lines(pages: Iterable[Page], running: RunningWords | None = None) -> Iterator[list[Line]]:
+def page_lines(pages: Iterable[Page], margins: MarginWords | None = None) -> Iterator[list[Line]]:
     """Each page's lines in reading order, their column edges those of the page (ColumnEdges
-    gives them the document's). pages is read one page's words at a time, three times: for the
-    running headers and footers (unless running has gathered them already, as the pages came),
-    for the line numbers, then for the lines."""
-    if running is None:
-        running = RunningWords()
+    gives them the document's). What the margins hold is known only once every page is seen:
+    margins, if given, has seen them as they came; else pages is read twice, one page's words at
+    a time."""
+    if margins is None:
+        margins = MarginWords()
         for page in pages:
-            running.add(page)
-    dropped = running.drops()
-    numbers = line_number_drops(_without(pages, dropped))
-    for _, size, words in _without(_without(pages, dropped), numbers):
+            margins.add(page)
+    for _, size, words in _without(pages, margins.drops()):
         if words:
             yield _page_lines(words, size)
 
