@@ -3,11 +3,15 @@
     extract_references(pdf) -> PdfReferences(references=[PdfReference(index, raw_text, page)], pages, heading)
 
 Steps (each a module of citations.extraction.pdf):
-  words     words with their boxes from the PDF's text layer (a character outside the BMP, which
-            PDFium counts twice, keeps its box; TeX's accents set as glyphs of their own composed)
+  words     words with their boxes from the PDF's text layer, a page at a time (a character
+            outside the BMP, which PDFium counts twice, keeps its box; TeX's accents set as glyphs
+            of their own composed)
+  pages     the pages' words kept for the layout: held for a paper, in a temporary file for a
+            long document, read back a page at a time
   margins   running headers, footers and page numbers dropped (lines repeated at the same height
             on several pages, bare numbers at the top or foot), and a draft's line numbers (a
-            margin column of numbers counting up row by row, or every fifth row)
+            margin column of numbers counting up row by row, or every fifth row), gathered as the
+            pages come
   layout    per page, columns found from an empty vertical strip near the middle (left column
             read before the right); when a float or passage across both columns hides it, per
             band of the page (bands); a strip with only equation numbers or labels on one side
@@ -24,7 +28,8 @@ Steps (each a module of citations.extraction.pdf):
   joining   the lines of a reference joined, undoing hyphenation at line ends.
 Measured on the real papers of bench/real_pdfs/manifest.json against the .bbl each was compiled
 with: bench/real_pdfs.py (figures in docs/performance.md). The PDF's words are read in a child
-process held to a memory and a time bound (citations/extraction/pdf/isolated.py).
+process held to a memory and a time bound (citations/extraction/pdf/isolated.py); neither process
+grows with the number of pages (bench/real_pdfs_long.py).
 raw_text is the reference without its printed label; index is the printed number when the list
 is numbered, else the 1-based position.
 

@@ -15,6 +15,7 @@ import io
 import json
 import os
 import resource
+import select
 import selectors
 import signal
 import subprocess
@@ -94,7 +95,9 @@ def _exchange(child: subprocess.Popen, data: bytes, store: PageStore, deadline: 
             for key, _ in selector.select(remaining):
                 if key.fileobj is child.stdin:
                     try:
-                        written = os.write(key.fd, sent[:_CHUNK])
+                        # No more than the pipe takes at once, as communicate() writes: a
+                        # larger write could block past the deadline.
+                        written = os.write(key.fd, sent[:select.PIPE_BUF])
                     except BrokenPipeError:       # the child ended early: its exit status says why
                         written = len(sent)
                     sent = sent[written:]
