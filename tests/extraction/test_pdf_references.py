@@ -240,9 +240,9 @@ def _image_only_pdf() -> bytes:
     return buffer.getvalue()
 
 
-def test_each_refusal_says_why_in_plain_words():
+def _refused() -> dict[bytes, str]:
     pdf = build_pdf(REFERENCES[:3], body=BODY[:1])
-    cases = {
+    return {
         b"<html>not a pdf</html>": "this is not a PDF",
         build_pdf(REFERENCES[:3], encrypt="secret"): "encrypted and needs a password",
         _image_only_pdf(): "no text layer",
@@ -250,9 +250,44 @@ def test_each_refusal_says_why_in_plain_words():
         pdf[:300] + b"\x00garbage" * 200 + pdf[-200:]: "damaged and cannot be read",
         build_pdf(REFERENCES[:3], body=BODY[:1], heading="Further reading"): "no reference section found",
     }
-    for data, message in cases.items():
+
+
+def test_each_refusal_says_why_in_plain_words():
+    for data, message in _refused().items():
         with pytest.raises(PdfRefused, match=message):
             extract_references(data)
+
+
+def test_a_file_is_refused_with_the_sentence_its_bytes_get(tmp_path, monkeypatch):
+    """ingest_pdf gives a path: the file is read by the child from the disk, refused as its bytes are."""
+    def sentence(pdf) -> str:
+        with pytest.raises(PdfRefused) as refused:
+            extract_references(pdf)
+        return str(refused.value)
+
+    cases = list(_refused())
+    for i, data in enumerate(cases):
+        path = tmp_path / f"{i}.pdf"
+        path.write_bytes(data)
+        assert sentence(path) == sentence(data)
+    monkeypatch.setattr(pdf_references, "MAX_BYTES", 1024)
+    assert sentence(path) == sentence(data) == "the file is larger than the 1,024 bytes that are read"
+
+
+def test_a_long_document_gives_its_list_past_an_earlier_heading(tmp_path, monkeypatch):
+    """A thesis's pages are too many to hold as words: kept as the child sent them and read again,
+    they give the list the same pages held give."""
+    from citations.extraction.pdf import pages
+
+    path = tmp_path / "thesis.pdf"
+    path.write_bytes(build_pdf(REFERENCES, layout="two-column", style="numbered", body=BODY * 20, header=HEADER,
+                               decoy=True))
+    held = extract_references(path)
+    monkeypatch.setattr(pages, "HELD_BYTES", 64 * 1024)
+    on_disk = extract_references(path)
+    assert on_disk == held
+    assert held.pages >= 8
+    assert_same_list(held.references, REFERENCES)
 
 
 def test_a_refusal_is_a_value_error():

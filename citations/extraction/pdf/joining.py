@@ -1,5 +1,6 @@
 """The lines of one reference joined into one string, hyphenation undone."""
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 # First parts of compounds more often written with their hyphen than run into one word in the
@@ -21,13 +22,27 @@ class Vocabulary:
     hyphenated: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, lines: list[str]) -> "Vocabulary":
-        joined, hyphenated = set(), set()
+    def of(cls, lines: Iterable[str]) -> "Vocabulary":
+        gathered = VocabularyGathered()
+        gathered.add(lines)
+        return gathered.vocabulary()
+
+
+class VocabularyGathered:
+    """A Vocabulary gathered a few lines at a time, as a long document's pages are read."""
+
+    def __init__(self):
+        self._joined: set[str] = set()
+        self._hyphenated: set[str] = set()
+
+    def add(self, lines: Iterable[str]) -> None:
         for line in lines:
             words = _WORD.findall(line)
             for word in words[1:-1]:          # the first and last may be parts of broken words
-                (hyphenated if "-" in word else joined).add(word.lower())
-        return cls(frozenset(joined), frozenset(hyphenated))
+                (self._hyphenated if "-" in word else self._joined).add(word.lower())
+
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary(frozenset(self._joined), frozenset(self._hyphenated))
 
 
 def join_lines(lines: list[str], vocabulary: Vocabulary = Vocabulary()) -> str:

@@ -1,38 +1,62 @@
 """A page's words as lines in reading order: columns found, running headers and footers dropped."""
 import statistics
+from collections.abc import Iterable, Iterator
 
 from citations.extraction.pdf.bands import split_bands
-from citations.extraction.pdf.margins import drop_line_numbers, drop_running_words
+from citations.extraction.pdf.margins import MarginWords
 from citations.extraction.pdf.model import Line, PageSize, TextWord
+from citations.extraction.pdf.pages import Page
 from citations.extraction.pdf.rows import group_lines as _group_lines
 
 
-def reading_order(words: list[TextWord], sizes: list[PageSize]) -> list[Line]:
-    by_page: dict[int, list[TextWord]] = {}
-    for word in words:
-        by_page.setdefault(word.page, []).append(word)
-    by_page = drop_line_numbers(drop_running_words(by_page, sizes))
-    lines = []
-    for page in sorted(by_page):
-        if by_page[page]:
-            lines.extend(_page_lines(by_page[page], sizes[page - 1]))
-    # A page of one-line references may have no line reaching the column's right edge, and a
-    # last page of one or two lines says nothing of its left edge: the same column on the
-    # other pages says where they are.
-    edges: dict[int, dict[int, tuple[float, float, int]]] = {}
-    for line in lines:
-        left, right, count = edges.setdefault(line.column, {}).get(line.page, (line.left, line.right, 0))
-        edges[line.column][line.page] = (left, right, count + 1)
-    usual = {}
-    for column, pages in edges.items():
-        telling = [e for e in pages.values() if e[2] >= 3] or list(pages.values())
-        usual[column] = (statistics.median(e[0] for e in telling), statistics.median(e[1] for e in telling))
-    for line in lines:
-        usual_left, usual_right = usual[line.column]
-        line.right = max(line.right, usual_right)
-        if edges[line.column][line.page][2] < 3:
-            line.left = usual_left
-    return lines
+def page_lines(pages: Iterable[Page], margins: MarginWords | None = None) -> Iterator[list[Line]]:
+    """Each page's lines in reading order, their column edges those of the page (ColumnEdges
+    gives them the document's). What the margins hold is known only once every page is seen:
+    margins, if given, has seen them as they came; else pages is read twice, one page's words at
+    a time."""
+    if margins is None:
+        margins = MarginWords()
+        for page in pages:
+            margins.add(page)
+    for _, size, words in _without(pages, margins.drops()):
+        if words:
+            yield _page_lines(words, size)
+
+
+class ColumnEdges:
+    """Where each column's edges are on most pages, gathered a page's lines at a time.
+
+    A page of one-line references may have no line reaching the column's right edge, and a last
+    page of one or two lines says nothing of its left edge: the same column on the other pages
+    says where they are.
+    """
+
+    def __init__(self):
+        self._pages: dict[int, dict[int, tuple[float, float, int]]] = {}
+
+    def add(self, lines: list[Line]) -> None:
+        for line in lines:
+            left, right, count = self._pages.setdefault(line.column, {}).get(line.page, (line.left, line.right, 0))
+            self._pages[line.column][line.page] = (left, right, count + 1)
+
+    def apply(self, lines: list[Line]) -> list[Line]:
+        """lines (any of those added) with the edges their column usually has."""
+        usual = {}
+        for column, pages in self._pages.items():
+            telling = [e for e in pages.values() if e[2] >= 3] or list(pages.values())
+            usual[column] = (statistics.median(e[0] for e in telling), statistics.median(e[1] for e in telling))
+        for line in lines:
+            usual_left, usual_right = usual[line.column]
+            line.right = max(line.right, usual_right)
+            if self._pages[line.column][line.page][2] < 3:
+                line.left = usual_left
+        return lines
+
+
+def _without(pages: Iterable[Page], dropped: dict[int, set[int]]) -> Iterator[Page]:
+    for page, size, words in pages:
+        gone = dropped.get(page)
+        yield page, size, [w for i, w in enumerate(words) if i not in gone] if gone else words
 
 
 def _page_lines(words: list[TextWord], size: PageSize) -> list[Line]:

@@ -1,98 +1,163 @@
 """Text in the page margins that is not the document's: running headers and footers, page
 numbers, line numbers."""
 import re
+from dataclasses import dataclass
+from typing import NamedTuple
 
-from citations.extraction.pdf.model import PageSize, TextWord
+from citations.extraction.pdf.model import TextWord
+from citations.extraction.pdf.pages import Page
 from citations.extraction.pdf.rows import group_lines, line_of
 
 _BARE_PAGE_NUMBER = re.compile(r"^(?:page\s*)?[-–—\s]*\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?[-–—\s]*$", re.IGNORECASE)
 
 
-def drop_running_words(by_page: dict[int, list[TextWord]], sizes: list[PageSize]) -> dict[int, list[TextWord]]:
-    """Pages without running headers, footers and page numbers.
+class MarginWords:
+    """A document's running headers, footers, page numbers and line numbers, gathered a page at a
+    time: of each page only the few rows that may hold them are kept until every page is seen.
 
     Looked at before columns are found, as rows across the whole page: a header over both columns
     would otherwise be cut in two at the gutter. Only the two top-most and two bottom-most rows of
     a page inside its outer tenth are candidates: there a row whose text (digits aside) recurs at
     the same height on a quarter of the pages (at least two) is a header or footer, and a bare
     number is a page number.
+
+    Line numbers (a draft or review copy: lineno, the venues' review modes) are bare numbers at
+    the start (or the end) of most rows, aligned on one edge in the margin, counting up by one from
+    row to row; the numbers of a list's labels ("1 Smith") count up by entry, not by row, and a
+    page of them rarely has every row begin with one. They are looked for among the rows left when
+    the running headers and footers are gone (whole rows: the other rows stay as they were).
     """
-    candidates, apart, text_top, text_bottom = [], {}, {}, {}
-    for page, words in by_page.items():
-        height = sizes[page - 1].height
+
+    def __init__(self):
+        self._candidates: list[_Row] = []
+        self._apart: dict[tuple[int, int], tuple[str, float]] = {}
+        self._text_top: dict[int, float] = {}
+        self._text_bottom: dict[int, float] = {}
+        self._pages = 0
+        # page -> (its number of rows, [(a row's first word's position, a bare number at its
+        # start or None, one at its end or None)] for the rows that have either)
+        self._numbered: dict[int, tuple[int, list[tuple[int, _Number | None, _Number | None]]]] = {}
+
+    def add(self, page: Page) -> None:
+        number, page_size, words = page
+        self._pages += 1
+        if not words:
+            return
+        height = page_size.height
+        position = {id(w): i for i, w in enumerate(words)}
         rows = group_lines(words, -1, keep_words=True)
         for row in rows[:2] + rows[-2:]:
             if row[0].bottom > 0.9 * height or row[0].bottom < 0.1 * height:
-                candidates.append((page, row))
+                self._candidates.append(_Row.of(number, row, position))
             elif (row[0].bottom > 0.86 * height or row[0].bottom < 0.14 * height) \
                     and _BARE_PAGE_NUMBER.match(line_of(row, -1).text):
-                candidates.append((page, row))      # a page number a little further in
+                self._candidates.append(_Row.of(number, row, position))      # a page number a little further in
         # A header on one page only (or a footer on the first) cannot repeat. It stands apart
         # from the text by more than two lines, and above (below) where other pages' text
         # begins (ends); the last line of a reference list followed by a gap does not.
-        text_top[page], text_bottom[page] = rows[0][0].bottom, rows[-1][0].bottom
+        self._text_top[number], self._text_bottom[number] = rows[0][0].bottom, rows[-1][0].bottom
         for outer, inner, end in ((rows[0], rows[1:2], "top"), (rows[-1], rows[-2:-1], "bottom")):
             in_band = outer[0].bottom > 0.9 * height or outer[0].bottom < 0.1 * height
             size = max(w.size for w in outer)
             if in_band and inner and abs(outer[0].bottom - inner[0][0].bottom) > 2.5 * size:
-                apart[id(outer[0])] = (page, end, size)
-                (text_top if end == "top" else text_bottom)[page] = inner[0][0].bottom
+                self._apart[number, position[id(outer[0])]] = (end, size)
+                (self._text_top if end == "top" else self._text_bottom)[number] = inner[0][0].bottom
+        numbered = []
+        for row in rows:
+            first, last = min(row, key=lambda w: w.x0), max(row, key=lambda w: w.x1)
+            first_number = _Number.of(first, position) if _NUMBER.match(first.text) else None
+            last_number = _Number.of(last, position) if _NUMBER.match(last.text) else None
+            if first_number or last_number:
+                numbered.append((position[id(row[0])], first_number, last_number))
+        self._numbered[number] = (len(rows), numbered)
 
-    def header_alone(row) -> bool:
-        if id(row[0]) not in apart:
+    def drops(self) -> dict[int, set[int]]:
+        """For each page, the positions in its list of words of what its margins hold."""
+        dropped, rows_dropped = self._running_drops()
+        for page, positions in self._line_number_drops(rows_dropped).items():
+            dropped.setdefault(page, set()).update(positions)
+        return dropped
+
+    def _running_drops(self) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
+        """The positions of the running headers, footers and page numbers, and the rows they
+        are (by the positions of their first words), page by page."""
+        pages_with: dict[tuple, set[int]] = {}
+        for row in self._candidates:
+            pages_with.setdefault(row.key, set()).add(row.page)
+        repeated = max(2, self._pages // 4)
+        dropped: dict[int, set[int]] = {}
+        rows_dropped: dict[int, set[int]] = {}
+        for row in self._candidates:
+            if len(pages_with[row.key]) >= repeated or self._header_alone(row) or _BARE_PAGE_NUMBER.match(row.text):
+                dropped.setdefault(row.page, set()).update(row.positions)
+                rows_dropped.setdefault(row.page, set()).add(row.first)
+        return dropped, rows_dropped
+
+    def _line_number_drops(self, rows_dropped: dict[int, set[int]]) -> dict[int, set[int]]:
+        edges_of = (lambda n: n.x1, lambda n: n.x0)           # left margin: right-aligned; right margin
+        candidates, drop, edges = {}, {}, (set(), set())
+        for page, (row_count, numbered) in self._numbered.items():
+            gone = rows_dropped.get(page, set())
+            rows = row_count - len(gone)
+            for side, edge in enumerate(edges_of):
+                numbers = [n[1 + side] for n in numbered if n[0] not in gone and n[1 + side]]
+                candidates[page, side] = [(n.position, edge(n)) for n in numbers]
+                column = _counting_column([(None, n) for n in numbers], edge, rows)
+                drop.setdefault(page, set()).update(n.position for n in column)
+                edges[side].update(round(edge(n)) for n in column)
+        # A page with only a few numbered lines (every fifth line numbered, a short last page) has
+        # them at the edge the other pages have theirs.
+        for (page, side), numbers in candidates.items():
+            drop[page].update(i for i, x in numbers if any(abs(x - e) <= 1.5 for e in edges[side]))
+        return drop
+
+    def _header_alone(self, row: "_Row") -> bool:
+        if (row.page, row.first) not in self._apart:
             return False
-        page, end, size = apart[id(row[0])]
-        others = (text_top if end == "top" else text_bottom)
-        y = row[0].bottom
-        return any(y > v + size if end == "top" else y < v - size for p, v in others.items() if p != page)
+        end, size = self._apart[row.page, row.first]
+        others = (self._text_top if end == "top" else self._text_bottom)
+        y = row.bottom
+        return any(y > v + size if end == "top" else y < v - size for p, v in others.items() if p != row.page)
 
-    def key(row) -> tuple[int, str]:
-        return round(row[0].bottom / 3), re.sub(r"\d+", "#", line_of(row, -1).text.lower())
 
-    pages_with: dict[tuple, set[int]] = {}
-    for page, row in candidates:
-        pages_with.setdefault(key(row), set()).add(page)
-    repeated = max(2, len(sizes) // 4)
-    dropped = set()
-    for page, row in candidates:
-        if len(pages_with[key(row)]) >= repeated or header_alone(row) \
-                or _BARE_PAGE_NUMBER.match(line_of(row, -1).text):
-            dropped.update(id(w) for w in row)
-    return {page: [w for w in words if id(w) not in dropped] for page, words in by_page.items()}
+@dataclass(frozen=True)
+class _Row:
+    """A candidate row, as much of it as the decision needs once its page's words are gone."""
+    page: int
+    positions: tuple[int, ...]
+    first: int                  # the position of the row's first word: the row's name on its page
+    bottom: float
+    text: str
+
+    @classmethod
+    def of(cls, page: int, row: list[TextWord], position: dict[int, int]) -> "_Row":
+        return cls(page, tuple(position[id(w)] for w in row), position[id(row[0])], row[0].bottom,
+                   line_of(row, -1).text)
+
+    @property
+    def key(self) -> tuple[int, str]:
+        return round(self.bottom / 3), re.sub(r"\d+", "#", self.text.lower())
 
 
 _NUMBER = re.compile(r"^\d{1,5}$")
 
 
-def drop_line_numbers(by_page: dict[int, list[TextWord]]) -> dict[int, list[TextWord]]:
-    """Pages without the line numbers of a draft or review copy (lineno, the venues' review modes).
+class _Number(NamedTuple):
+    """A bare number at a row's start or end, as much of it as the line numbers' search needs."""
+    position: int
+    bottom: float
+    text: str
+    x0: float
+    x1: float
 
-    They are bare numbers at the start (or the end) of most rows, aligned on one edge in the
-    margin, counting up by one from row to row; the numbers of a list's labels ("1 Smith")
-    count up by entry, not by row, and a page of them rarely has every row begin with one.
-    """
-    pickers = ((lambda row: min(row, key=lambda w: w.x0), lambda w: w.x1),    # left margin: right-aligned
-               (lambda row: max(row, key=lambda w: w.x1), lambda w: w.x0))    # right margin
-    candidates, drop, edges = {}, set(), (set(), set())
-    for page, words in by_page.items():
-        rows = group_lines(words, -1, keep_words=True)
-        for side, (pick, edge) in enumerate(pickers):
-            numbered = [w for w in (pick(row) for row in rows if row) if _NUMBER.match(w.text)]
-            candidates[page, side] = numbered
-            column = _counting_column([(None, w) for w in numbered], edge, len(rows))
-            drop.update(id(w) for w in column)
-            edges[side].update(round(edge(w)) for w in column)
-    # A page with only a few numbered lines (every fifth line numbered, a short last page) has
-    # them at the edge the other pages have theirs.
-    for (page, side), numbered in candidates.items():
-        edge = pickers[side][1]
-        drop.update(id(w) for w in numbered if any(abs(edge(w) - e) <= 1.5 for e in edges[side]))
-    return {page: [w for w in words if id(w) not in drop] for page, words in by_page.items()}
+    @classmethod
+    def of(cls, word: TextWord, position: dict[int, int]) -> "_Number":
+        return cls(position[id(word)], word.bottom, word.text, word.x0, word.x1)
 
 
-def _counting_column(numbered: list, edge, rows: int) -> list[TextWord]:
+def _counting_column(numbered: list, edge, rows: int) -> list:
     """The numbers, one edge aligned, that count up row after row on a page, or none."""
-    by_edge: dict[int, list[TextWord]] = {}
+    by_edge: dict[int, list] = {}
     for _, word in numbered:
         by_edge.setdefault(round(edge(word) / 3), []).append(word)
     best = max(by_edge.values(), key=len, default=[])

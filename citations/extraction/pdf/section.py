@@ -53,6 +53,31 @@ def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
     return " ".join(lines[start].text.split()), _until_appendix(region)
 
 
+class PossibleListLines:
+    """A document's lines, added a page at a time, without those the reference list cannot follow.
+
+    The list follows the LAST references heading: once a heading is known not to be a line of a
+    table of contents (the two lines after it have come), the lines before it can matter no more
+    and are let go, but for the two that say it is no table of contents' line. Until a heading
+    comes every line is kept, for a list without one.
+    """
+
+    def __init__(self):
+        self.lines: list[Line] = []
+        self._checked = 0              # lines before it are known to be no such heading, or the kept one
+
+    def add(self, lines: list[Line]) -> None:
+        self.lines.extend(lines)
+        last = None
+        for i in range(self._checked, len(self.lines) - 2):
+            if _is_references_heading(self.lines[i].text) and not _in_contents(self.lines, i):
+                last = i
+        self._checked = max(self._checked, len(self.lines) - 2)
+        if last is not None and last > 2:
+            del self.lines[:last - 2]
+            self._checked -= last - 2
+
+
 _PAGE_AT_END = re.compile(r"\s\d{1,4}$")
 
 

@@ -1,14 +1,25 @@
 """Words with their boxes out of a PDF's text layer (pypdfium2)."""
+import os
 import re
+import stat
 import threading
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from citations.extraction.pdf.model import PageSize, PdfRefused, TextWord
 
 MAX_PAGES = 500
 MAX_BYTES = 64 * 1024 * 1024
 MAX_PAGE_CHARACTERS = 100_000
+# A long document is opened afresh every so many pages, so that what PDFium holds does not grow
+# with the page count; reopening costs a parse of the file's cross-reference table.
+PAGES_PER_OPENING = 25
+
+_CHUNK = 1024 * 1024
 
 _pdfium_lock = threading.Lock()
 
@@ -21,17 +32,47 @@ def read_bytes(pdf: bytes | str | Path, max_bytes: int = MAX_BYTES) -> bytes:
             data = file.read(max_bytes + 1)
     else:
         data = bytes(pdf)
-    if len(data) > max_bytes:
+    _check(data[:1024], data[-2048:], len(data), max_bytes)
+    return data
+
+
+@dataclass(frozen=True)
+class PdfFile:
+    """An open regular file whose first `length` bytes are a checked PDF."""
+    file: BinaryIO
+    length: int
+
+
+@contextmanager
+def checked(pdf: bytes | str | Path, max_bytes: int = MAX_BYTES) -> Iterator[bytes | PdfFile]:
+    """The PDF checked as read_bytes checks it: a path to a regular file as the open file (read
+    through once to check it, never held: the reader reads it from the file system, so that
+    neither process holds a long document's bytes), anything else as its bytes."""
+    if isinstance(pdf, (str, Path)):
+        with open(pdf, "rb") as file:
+            if stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                head, tail, length = b"", b"", 0
+                while length <= max_bytes and (chunk := file.read(min(_CHUNK, max_bytes + 1 - length))):
+                    head = head if length else chunk[:1024]
+                    tail = (tail + chunk)[-2048:]
+                    length += len(chunk)
+                _check(head, tail, length, max_bytes)
+                yield PdfFile(file, length)
+                return
+    yield read_bytes(pdf, max_bytes)
+
+
+def _check(head: bytes, tail: bytes, length: int, max_bytes: int) -> None:
+    if length > max_bytes:
         raise PdfRefused(f"the file is larger than the {max_bytes:,} bytes that are read")
     # The format allows bytes before the header; readers look in the first kilobyte.
-    if b"%PDF-" not in data[:1024]:
+    if b"%PDF-" not in head:
         raise PdfRefused("this is not a PDF: it does not start with %PDF-")
     # PDFium rebuilds a truncated file's index and silently returns the pages it could recover,
     # which would lose the reference list at the end without a word; the end marker says whether
     # the file arrived whole.
-    if b"%%EOF" not in data[-2048:]:
+    if b"%%EOF" not in tail:
         raise PdfRefused("the PDF is truncated: its end marker (%%EOF) is missing")
-    return data
 
 
 def read_words(data: bytes, max_pages: int = MAX_PAGES,
@@ -39,42 +80,63 @@ def read_words(data: bytes, max_pages: int = MAX_PAGES,
     """Every word of the PDF's text layer with its box, font size and weight, and the page sizes.
 
     In this process and without a bound on memory or time: callers go through
-    citations.extraction.pdf.isolated, which runs it in a child process that has both."""
+    citations.extraction.pdf.isolated, which runs read_pages in a child process that has both."""
+    words, sizes = [], []
+    for size, page_words in read_pages(data, max_pages, max_page_characters):
+        sizes.append(size)
+        words.extend(page_words)
+    return words, sizes
+
+
+def read_pages(data: bytes | BinaryIO, max_pages: int = MAX_PAGES,
+               max_page_characters: int = MAX_PAGE_CHARACTERS) -> Iterator[tuple[PageSize, list[TextWord]]]:
+    """Each page's size and words in turn, so that a reader need hold only one page's words."""
     import pypdfium2 as pdfium
     from pypdfium2 import raw
 
+    any_words = False
     with _pdfium_lock:
-        try:
-            document = pdfium.PdfDocument(data)
-        except pdfium.PdfiumError as error:
-            if getattr(error, "err_code", None) == raw.FPDF_ERR_PASSWORD:
-                raise PdfRefused("the PDF is encrypted and needs a password to be read") from error
-            raise PdfRefused(f"the PDF is damaged and cannot be read ({error})") from error
+        document = _open(data)
         try:
             page_count = len(document)
             if page_count == 0:
                 raise PdfRefused("the PDF has no pages")
             if page_count > max_pages:
                 raise PdfRefused(f"the PDF has {page_count} pages; at most {max_pages} are read")
-            words, sizes = [], []
             box = raw.FS_RECTF()
             for number in range(page_count):
+                if number and number % PAGES_PER_OPENING == 0:
+                    # PDFium keeps what it parsed (fonts, resources) until the document is closed.
+                    document.close()
+                    document = _open(data)
                 page = document[number]
                 width, height = page.get_size()
-                sizes.append(PageSize(width, height))
                 textpage = page.get_textpage()
                 try:
-                    words.extend(_page_words(number + 1, textpage, raw, box, max_page_characters))
+                    page_words = _page_words(number + 1, textpage, raw, box, max_page_characters)
                 finally:
                     textpage.close()
                     page.close()
+                any_words = any_words or bool(page_words)
+                yield PageSize(width, height), page_words
         except pdfium.PdfiumError as error:
             raise PdfRefused(f"the PDF is damaged and cannot be read ({error})") from error
         finally:
             document.close()
-    if not words:
+    if not any_words:
         raise PdfRefused("the PDF has no text layer (a scanned document?): no characters can be read from it")
-    return words, sizes
+
+
+def _open(data: bytes | BinaryIO):
+    import pypdfium2 as pdfium
+    from pypdfium2 import raw
+
+    try:
+        return pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as error:
+        if getattr(error, "err_code", None) == raw.FPDF_ERR_PASSWORD:
+            raise PdfRefused("the PDF is encrypted and needs a password to be read") from error
+        raise PdfRefused(f"the PDF is damaged and cannot be read ({error})") from error
 
 
 def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[TextWord]:
