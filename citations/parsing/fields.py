@@ -161,6 +161,32 @@ def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
+_IDENTIFIER_LABELS = {"doi", "arxiv", "url", "idno"}
+
+
+def _year_read_as_a_number(tokens: list[Token], labels: list[str]) -> list[str]:
+    """With no date labelled, a year the model read as pages or volume is the date where it can
+    only be one: before ";volume" (Vancouver's "2013;14(12):827") or alone as the reference's last
+    number ("Systems, 34, 2021.", "155007, 2021. doi:...")."""
+    if "date" in labels:
+        return labels
+    n = len(tokens)
+    for k in range(n - 1, -1, -1):
+        label = labels[k]
+        if label not in ("pages", "volume") or not _YEAR.fullmatch(tokens[k].text):
+            continue
+        vancouver = k + 2 < n and tokens[k + 1].text == ";" and tokens[k + 2].text.isdigit()
+        alone = (k == 0 or labels[k - 1] != label) and (k + 1 == n or labels[k + 1] != label)
+        last = not any(tokens[j].text[0].isdigit() and labels[j] not in _IDENTIFIER_LABELS for j in range(k + 1, n))
+        if vancouver or (alone and last):
+            labels = labels[:k] + ["date"] + labels[k + 1:]
+            if vancouver:
+                labels[k + 1] = OTHER
+            return labels
+        return labels
+    return labels
+
+
 def _after_in(tokens: list[Token], span: tuple[int, int]) -> bool:
     """Whether "In" (or "in:") introduces a run: then it is where the work appeared."""
     before = [t.text.lower() for t in tokens[max(0, span[0] - 2):span[0]]]
@@ -171,7 +197,7 @@ def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifie
           parser: str | None = None, guess_year: bool = True) -> ParsedReference:
     """The ParsedReference that labelled tokens describe (guess_year: with no date labelled, a
     year-like number elsewhere; never for gold labels)."""
-    spans = runs(tokens, _named_document_title(tokens, labels))
+    spans = runs(tokens, _year_read_as_a_number(tokens, _named_document_title(tokens, labels)))
     _bracketed_group(tokens, spans)
     _journal_abbreviation_in_authors(tokens, spans)
     names = _people(text, tokens, spans, "author")

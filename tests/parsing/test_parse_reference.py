@@ -88,3 +88,17 @@ def test_a_document_named_a_technical_report_is_its_own_title(raw, title, author
 def test_technical_report_alone_is_what_kind_of_document_it_is_not_a_title():
     parsed = parse_reference("J. Smith. Technical report, MIT, 1999.")
     assert parsed.title is None
+
+
+@pytest.mark.parametrize("raw, year, volume", [
+    ("Dylan Slack, Anna Hilgard, Himabindu Lakkaraju, and Sameer Singh. Counterfactual explanations can be "
+     "manipulated. Advances in Neural Information Processing Systems, 34, 2021.", 2021, "34"),
+    ("Barrick JE, Lenski RE. Genome dynamics during experimental evolution. Nature Reviews Genetics. "
+     "2013;14(12):827–839.", 2013, "14"),
+    ("Tiwari, V. VAMANA: modeling binary black hole population with minimal assumptions. Class. Quant. Grav., "
+     "38 (15): 155007, 2021. doi: 10.1088/1361-6382/ac0b54.", 2021, "38"),
+])
+def test_a_year_after_the_volume_and_pages_is_the_year_not_a_page(raw, year, volume):
+    parsed = parse_reference(raw)
+    assert (parsed.year, parsed.volume) == (year, volume)
+    assert parsed.pages != str(year)
