@@ -211,6 +211,24 @@ def bodies(papers: list[Path]):
     print(f"bodies read without their lists: {len(papers)} papers, {false} gave a list")
 
 
+def print_runs(runs: dict, details: bool, details_of=None) -> None:
+    """Each run's rows (with its unmatched entries when details, for the runs named in details_of,
+    else all), then each run's total."""
+    for name, results in runs.items():
+        print(f"\n== {name}")
+        print(HEADER)
+        for result in results:
+            print(row(result))
+            if details and (details_of is None or name in details_of):
+                for j, text in result.unmatched_gold:
+                    print(f"      missed gold {j + 1}: {text[:150]}")
+                for i, text in result.unmatched_found:
+                    print(f"      unmatched found {i + 1}: {text[:150]}")
+    print()
+    for name, results in runs.items():
+        print(total(name, results))
+
+
 def papers_of_the_set(real: Path, only: list[str] | None) -> list[Path]:
     """The paper folders (a PDF and its .bbl) of the real set, or the named ones; exits when there are none."""
     papers = sorted(p for p in real.iterdir() if (p / "paper.pdf").exists() and (p / "paper.bbl").exists())
@@ -248,19 +266,7 @@ def main():
         refextract_strings(papers[0] / "paper.pdf")
         runs["refextract"] = run(papers, lambda folder, data: refextract_strings(folder / "paper.pdf"),
                                  memory=False)
-    for name, results in runs.items():
-        print(f"\n== {name}")
-        print(HEADER)
-        for result in results:
-            print(row(result))
-            if args.details:
-                for j, text in result.unmatched_gold:
-                    print(f"      missed gold {j + 1}: {text[:150]}")
-                for i, text in result.unmatched_found:
-                    print(f"      unmatched found {i + 1}: {text[:150]}")
-    print()
-    for name, results in runs.items():
-        print(total(name, results))
+    print_runs(runs, details=args.details)
     print(f"process max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 

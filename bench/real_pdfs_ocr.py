@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from real_pdfs import DEFAULT_DIR, HEADER, papers_of_the_set, pith_strings, row, run, total  # noqa: E402 (after the path it needs)
+from real_pdfs import DEFAULT_DIR, papers_of_the_set, pith_strings, print_runs, run  # noqa: E402 (after the path it needs)
 
 DEFAULT_OCR_DIR = Path("/work/realpdf-ocr")
 
@@ -114,19 +114,7 @@ def main():
     runs = {"born-digital": run(born, extract, memory=False), "scanned, OCRed": run(ocred, extract, memory=False)}
 
     print(f"OCR: {tesseract_version()}, pages rendered at {args.dpi} dpi; copies in {args.ocr}")
-    for name, results in runs.items():
-        print(f"\n== {name}")
-        print(HEADER)
-        for result in results:
-            print(row(result))
-            if args.details and name != "born-digital":
-                for j, text in result.unmatched_gold:
-                    print(f"      missed gold {j + 1}: {text[:150]}")
-                for i, text in result.unmatched_found:
-                    print(f"      unmatched found {i + 1}: {text[:150]}")
-    print()
-    for name, results in runs.items():
-        print(total(name, results))
+    print_runs(runs, details=args.details, details_of=[name for name in runs if name != "born-digital"])
 
 
 if __name__ == "__main__":
