@@ -175,6 +175,7 @@ def links(data_dir, sets, models, folds):
     from citations.evaluation.stores import MemoryStore
     from citations.parsing.crf import Tagger
     from citations.parsing.crf import parse_reference as crf
+    from citations.parsing.parser import parse_reference as rules
     from citations.parsing.text import clean_reference_text
 
     taggers = {fold: Tagger(path) for fold, path in models.items() if fold is not None}
@@ -193,7 +194,8 @@ def links(data_dir, sets, models, folds):
                 continue         # a GROBID evaluation string (or a copy of one): in no fold
             tagger = taggers[fold]
             reports["crf"].add(run_case(case, store, parse=lambda raw: crf(raw, tagger)))
-            reports["rules"].add(run_case(case, store))
+            # Named: run_case's default is the shipped model, which learnt from these strings.
+            reports["rules"].add(run_case(case, store, parse=rules))
         c, r = reports["crf"].links, reports["rules"].links
         f = lambda x, width, places: f"{x:{width}.{places}f}" if x is not None else f"{'-':>{width}}"
         print(f"  {label:16} {reports['crf'].cases:7,}  {f(c.precision, 13, 4)} {f(c.recall, 6, 3)}  "
