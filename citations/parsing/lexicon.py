@@ -66,19 +66,22 @@ def write(lists: dict[str, list[str]], path: Path = LEXICON_PATH) -> Path:
     return path
 
 
+_END = ""          # the key, in a node of the name tree, of the lists a name ending there is in
+
+
 class Lexicon:
-    """The lists, ready for lookups: words by set membership, names by their first word."""
+    """The lists, ready for lookups: words by set membership, names in a tree of their words (a
+    walk from a word goes only as far as some known name continues, usually a step or two)."""
 
     def __init__(self, lists: dict[str, list[str]]):
         self.words = {name: frozenset(lists.get(name, ())) for name in WORDS}
-        self._names: dict[tuple[str, ...], tuple[str, ...]] = {}
-        lengths: dict[str, set[int]] = {}
+        self._tree: dict = {}
         for name in PHRASES:
             for entry in lists.get(name, ()):
-                key = tuple(entry.split())
-                self._names[key] = self._names.get(key, ()) + (name,)
-                lengths.setdefault(key[0], set()).add(len(key))
-        self._lengths = {first: sorted(found, reverse=True) for first, found in lengths.items()}
+                node = self._tree
+                for word in entry.split():
+                    node = node.setdefault(word, {})
+                node[_END] = node.get(_END, ()) + (name,)
 
     def word_features(self, lower: str) -> list[str]:
         """The lists a single word (lower case) is in."""
@@ -90,17 +93,19 @@ class Lexicon:
         found = []
         n = len(words)
         i = 0
-        names, known_lengths = self._names, self._lengths
+        tree = self._tree
         while i < n:
-            end = i + 1
-            for length in known_lengths.get(words[i], ()):
-                if i + length <= n:
-                    lists = names.get(tuple(words[i:i + length]))
-                    if lists:
-                        found.append((i, i + length, lists))
-                        end = i + length
-                        break
-            i = end
+            node, j, longest = tree.get(words[i]), i, None
+            while node is not None:
+                j += 1
+                if _END in node:
+                    longest = (i, j, node[_END])
+                node = node.get(words[j]) if j < n else None
+            if longest:
+                found.append(longest)
+                i = longest[1]
+            else:
+                i += 1
         return found
 
 
