@@ -131,12 +131,12 @@ def table(title, columns):
 
 def speed(texts):
     """Print and return strings/s and the CPU time of a 100-string list."""
-    from citations.parsing.crf import parse_references
+    from citations.parsing.crf import PARSER_NAME, parse_references
     from citations.parsing.parser import parse_reference as rules
 
     parse_references(texts[:200])                       # load the model, warm the feature cache
     rates = {}
-    for name, run in (("pith-crf/2", lambda: parse_references(texts)),
+    for name, run in ((PARSER_NAME, lambda: parse_references(texts)),
                       ("pith-rules/1", lambda: [rules(t) for t in texts])):
         passes = []
         for _ in range(3):
@@ -160,11 +160,11 @@ def speed(texts):
     print(f"\nSpeed ({len(texts):,} strings, CPU time of this process, median of 3 passes)")
     for name, rate in rates.items():
         print(f"  {name:13} {rate:10,.0f} strings/s")
-    print(f"  a list of 100 strings ({len(lists)} lists): pith-crf/2 median {1000 * statistics.median(cpu):.1f} ms "
+    print(f"  a list of 100 strings ({len(lists)} lists): {PARSER_NAME} median {1000 * statistics.median(cpu):.1f} ms "
           f"CPU, {1000 * statistics.median(lists):.1f} ms wall clock (slowest {1000 * max(lists):.1f}); "
           f"pith-rules/1 median {1000 * statistics.median(rule_lists):.1f} ms wall clock")
     print(f"  load average while measured: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    return rates["pith-crf/2"], statistics.median(cpu)
+    return rates[PARSER_NAME], statistics.median(cpu)
 
 
 def links(data_dir, sets, models, folds):
@@ -173,7 +173,7 @@ def links(data_dir, sets, models, folds):
     from citations.evaluation.datasets import dataset
     from citations.evaluation.runner import Report, run_case
     from citations.evaluation.stores import MemoryStore
-    from citations.parsing.crf import Tagger
+    from citations.parsing.crf import PARSER_NAME, Tagger
     from citations.parsing.crf import parse_reference as crf
     from citations.parsing.parser import parse_reference as rules
     from citations.parsing.text import clean_reference_text
@@ -181,7 +181,7 @@ def links(data_dir, sets, models, folds):
     taggers = {fold: Tagger(path) for fold, path in models.items() if fold is not None}
     fold_by_key = {s.key: fold_of_string(s, folds) for s in sets.grobid_corpus + sets.anystyle}
     print(f"\nLinks ({folds}-fold cross-validation; store: each set's own gold title+year works)")
-    print(f"  {'set':16} {'cases':>7}  {'pith-crf/2 P':>13} {'R':>6}  {'pith-rules/1 P':>15} {'R':>6}")
+    print(f"  {'set':16} {'cases':>7}  {PARSER_NAME + ' P':>13} {'R':>6}  {'pith-rules/1 P':>15} {'R':>6}")
     figures = {}
     for name, label in (("grobid-citation-corpus", "GROBID corpus"), ("anystyle-parser-gold", "AnyStyle")):
         spec = dataset(name)
@@ -226,7 +226,7 @@ def main():
     folds = 3 if args.quick else args.folds
     setup()
     logging.disable(logging.WARNING)
-    from citations.parsing.crf import parse_references
+    from citations.parsing.crf import PARSER_NAME, parse_references
     from citations.parsing.datasets import fold_of, load
     from citations.parsing.parser import parse_reference as rules
     from citations.parsing.tagger import MODEL_PATH
@@ -244,14 +244,14 @@ def main():
         print(f"trained {len(models)} models in {time.time() - started:.0f} s ({args.jobs} at a time)")
 
         evaluation = sets.grobid_evaluation
-        columns = {"pith-crf/2": score(evaluation, parse_references([s.text for s in evaluation]), examples),
+        columns = {PARSER_NAME: score(evaluation, parse_references([s.text for s in evaluation]), examples),
                    "pith-rules/1": score(evaluation, [rules(s.text) for s in evaluation])}
         if not args.no_refextract:
             try:
                 columns["refextract"] = score(evaluation, [refextract_parse(s.text) for s in evaluation])
             except ImportError:
                 print("refextract is not installed (pip install refextract): left out")
-        results["a"] = columns["pith-crf/2"]
+        results["a"] = columns[PARSER_NAME]
         table(f"(a) GROBID evaluation files, held out ({len(evaluation)} strings; shipped model {MODEL_PATH.name})",
               columns)
 
@@ -263,12 +263,12 @@ def main():
                     parses[i] = parsed
             results[key] = score(strings, parses)
             table(f"({key}) {name}, {folds}-fold cross-validation ({len(strings):,} strings)",
-                  {"pith-crf/2": results[key], "pith-rules/1": score(strings, [rules(s.text) for s in strings])})
+                  {PARSER_NAME: results[key], "pith-rules/1": score(strings, [rules(s.text) for s in strings])})
             if key == "b":
                 held = sets.anystyle
                 results["c"] = score(held, crf_parses(models[None], [s.text for s in held]))
                 table(f"(c) AnyStyle held out entirely, model trained on GROBID's corpus only ({len(held):,} strings)",
-                      {"pith-crf/2": results["c"], "pith-rules/1": score(held, [rules(s.text) for s in held])})
+                      {PARSER_NAME: results["c"], "pith-rules/1": score(held, [rules(s.text) for s in held])})
 
         link_figures = links(args.data_dir, sets, models, folds)
     rate, hundred = speed([s.text for s in sets.grobid_corpus + sets.anystyle])

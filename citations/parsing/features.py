@@ -105,8 +105,8 @@ class Featuriser:
         windowed = self.windowed
         windows = [windowed(t.text) for t in tokens]
         rows = _context(text, tokens, identifiers)
-        _add_known_names(tokens, rows, self.lexicon)
         lowers = [t.text.lower() for t in tokens]
+        _add_known_names(tokens, lowers, rows, self.lexicon)
         before = ["b=" + w + "|" for w in lowers]
         after = ["b+=" + w + "|" for w in lowers]
         known = self.known
@@ -198,13 +198,13 @@ def _context(text: str, tokens: list[Token], identifiers: list[Identifier]) -> l
     return context
 
 
-def _add_known_names(tokens: list[Token], context: list[list[str]], lexicon: Lexicon) -> None:
+def _add_known_names(tokens: list[Token], lowers: list[str], context: list[list[str]], lexicon: Lexicon) -> None:
     """Mark the tokens inside a known name (a journal, proceedings, publisher, collaboration), and
     the token it starts at; the punctuation between its words is inside it."""
     where = [k for k, t in enumerate(tokens) if t.text.isalnum()]
     if not where:
         return
-    for start, end, names in lexicon.phrase_matches([tokens[k].text.lower() for k in where]):
+    for start, end, names in lexicon.phrase_matches([lowers[k] for k in where]):
         first, last = where[start], where[end - 1]
         size = "1" if end - start == 1 else "n"
         for name in names:

@@ -18,6 +18,8 @@ _EDGE = " .,;:-–—/\"'“”‘’`"
 _EDITION = re.compile(r"\s*(?:\(\s*\w*\s*(?:edition|edn)\.?\s*\)|,\s*\w+\s+(?:edition|edn|ed)\.?)$", re.I)
 # Labels whose text may hold a colon or comma the model left outside; numbers never join.
 _WORDY = {"title", "booktitle", "journal", "series", "author", "editor", "publisher", "note"}
+# Labels of identifiers: numbers inside them are no volume, page or year.
+_IDENTIFIER_LABELS = frozenset({"doi", "arxiv", "url", "idno"})
 _GAP_JOINS = {":", "-", "–", ",", ";", "/", "'", "’", "“", "”"}
 
 
@@ -122,7 +124,7 @@ def _year_and_month(text, tokens, spans, guess: bool) -> tuple[int | None, int |
         if month is None:
             month = next((MONTHS[w.lower()] for w in _MONTH.findall(written) if w.lower() in MONTHS), None)
     if year is None and guess and "date" not in spans:
-        taken = {k for label in ("doi", "arxiv", "url", "idno", "pages", "volume") for a, b in spans.get(label, [])
+        taken = {k for label in _IDENTIFIER_LABELS | {"pages", "volume"} for a, b in spans.get(label, [])
                  for k in range(a, b)}
         year = next((int(t.text) for k, t in enumerate(tokens) if k not in taken and _YEAR.fullmatch(t.text)), None)
     return bracketed or year, month
@@ -161,9 +163,6 @@ def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
-_IDENTIFIER_LABELS = {"doi", "arxiv", "url", "idno"}
-
-
 def _year_read_as_a_number(tokens: list[Token], labels: list[str]) -> list[str]:
     """With no date labelled, a year the model read as pages or volume is the date where it can
     only be one: before ";volume" (Vancouver's "2013;14(12):827") or alone as the reference's last
@@ -171,19 +170,19 @@ def _year_read_as_a_number(tokens: list[Token], labels: list[str]) -> list[str]:
     if "date" in labels:
         return labels
     n = len(tokens)
-    for k in range(n - 1, -1, -1):
-        label = labels[k]
-        if label not in ("pages", "volume") or not _YEAR.fullmatch(tokens[k].text):
-            continue
-        vancouver = k + 2 < n and tokens[k + 1].text == ";" and tokens[k + 2].text.isdigit()
-        alone = (k == 0 or labels[k - 1] != label) and (k + 1 == n or labels[k + 1] != label)
-        last = not any(tokens[j].text[0].isdigit() and labels[j] not in _IDENTIFIER_LABELS for j in range(k + 1, n))
-        if vancouver or (alone and last):
-            labels = labels[:k] + ["date"] + labels[k + 1:]
-            if vancouver:
-                labels[k + 1] = OTHER
-            return labels
+    k = next((k for k in range(n - 1, -1, -1)
+              if labels[k] in ("pages", "volume") and _YEAR.fullmatch(tokens[k].text)), None)
+    if k is None:
         return labels
+    label = labels[k]
+    vancouver = k + 2 < n and tokens[k + 1].text == ";" and tokens[k + 2].text.isdigit()
+    alone = (k == 0 or labels[k - 1] != label) and (k + 1 == n or labels[k + 1] != label)
+    last = not any(tokens[j].text[0].isdigit() and labels[j] not in _IDENTIFIER_LABELS for j in range(k + 1, n))
+    if not (vancouver or (alone and last)):
+        return labels
+    labels = labels[:k] + ["date"] + labels[k + 1:]
+    if vancouver:
+        labels[k + 1] = OTHER
     return labels
 
 
