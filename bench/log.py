@@ -69,10 +69,9 @@ def writers_part(database_url: str, papers: int) -> None:
     from django.core.management import call_command
     from django.utils import timezone
 
-    from citations.models import LogPending, Paper
+    from citations.models import Paper
     from citations.signing import create_signing_key
     from citations.sources.reference_lists import ReferenceList, ingest_reference_list
-    from citations.transparency.sequencer import publish_checkpoint
 
     call_command("migrate", verbosity=0)
     work = Path(tempfile.mkdtemp())
@@ -104,13 +103,23 @@ def writers_part(database_url: str, papers: int) -> None:
     on, off = statistics.median(rates[True]), statistics.median(rates[False])
     print(f"ingest_reference_list: {off:,.0f} references/s with the log off, {on:,.0f} with it on "
           f"({(off - on) / off:+.1%} lost; goal <= 10%)")
-    pending = LogPending.objects.count()
+    sequence("sequencer")
+
+
+def sequence(label: str) -> None:
+    """Sequence what the writers noted, with the log on, and print the sequencer's rate."""
+    from django.conf import settings
+
+    from citations.models import LogPending
+    from citations.transparency.sequencer import log_size, publish_checkpoint
+
+    pending, size = LogPending.objects.count(), log_size()
     settings.LOG_OBSERVATIONS = True
     started = time.perf_counter()
     published = publish_checkpoint()
     spent = time.perf_counter() - started
-    print(f"sequencer: {pending} pending writes, {published.leaves} sequenced into {published.size:,} leaves "
-          f"in {spent:.2f} s ({published.size / spent:,.0f} leaves/s, checkpoint included)")
+    print(f"{label}: {pending} pending writes, {published.leaves} sequenced, the log now {published.size:,} "
+          f"leaves, in {spent:.2f} s ({(published.size - size) / spent:,.0f} leaves/s, checkpoint included)")
 
 
 def works_part(works: int) -> None:
@@ -120,8 +129,6 @@ def works_part(works: int) -> None:
 
     from django.conf import settings
 
-    from citations.models import LogPending
-    from citations.transparency.sequencer import log_size, publish_checkpoint
     from citations.works.importer import import_works
 
     rng = random.Random(11)
@@ -149,13 +156,7 @@ def works_part(works: int) -> None:
     print(f"import_works crossref: {off:,.0f} works/s with the log off, {on:,.0f} with it on "
           f"({(off - on) / off:+.1%} lost; goal <= 10%; medians of {len(rates[False])} and {len(rates[True])} "
           f"files of 10,000)")
-    pending, size = LogPending.objects.count(), log_size()
-    settings.LOG_OBSERVATIONS = True
-    started = time.perf_counter()
-    published = publish_checkpoint()
-    spent = time.perf_counter() - started
-    print(f"sequencer (works): {pending} pending writes, {published.leaves} sequenced, the log now {published.size:,} "
-          f"leaves, in {spent:.2f} s ({(published.size - size) / spent:,.0f} leaves/s, checkpoint included)")
+    sequence("sequencer (works)")
 
 
 def main() -> None:

@@ -65,6 +65,14 @@ def log_in(page, base: str, login: tuple[str, str] = CURATOR_LOGIN) -> None:
     page.click("input[type=submit]")
 
 
+def submit_override(page, field: str, value: str, reason: str) -> None:
+    """Fill a reference page's override form as a curator does, and submit it."""
+    page.select_option("#id_field", field)
+    page.fill("#id_value", value)
+    page.fill("#id_reason", reason)
+    page.click("#override-form input[type=submit]")
+
+
 @pytest.fixture
 def curator(db):
     """A staff member in the curators group, with a password the browser tests log in with."""

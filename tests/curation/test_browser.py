@@ -10,7 +10,7 @@ from curation.groups import curators_group
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-from tests.conftest import CURATOR_LOGIN, log_in, save_screenshot
+from tests.conftest import CURATOR_LOGIN, log_in, save_screenshot, submit_override
 
 
 @pytest.fixture
@@ -44,10 +44,7 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
     expect(page.locator("#curation")).to_contain_text("Accessed: 2025-06")
     save_screenshot(page, "curator-2-reference")
 
-    page.select_option("#id_field", "title")
-    page.fill("#id_value", "NVIDIA Megatron-LM")
-    page.fill("#id_reason", "The reference's URL names the software")
-    page.click("#override-form input[type=submit]")
+    submit_override(page, "title", "NVIDIA Megatron-LM", "The reference's URL names the software")
     expect(page.locator(".messagelist")).to_contain_text("Saved: title of")
     save_screenshot(page, "curator-3-saved")
 
@@ -62,10 +59,7 @@ def test_a_curator_overrides_a_title_and_a_year_sees_the_record_change_and_withd
     # The 1909 year of Megatron-LM (reference 54), found in its queue.
     page.goto(f"{base}/admin/citations/paperreference/?queue=arxiv_year")
     page.click("#result_list a:text-is('[54]')")
-    page.select_option("#id_field", "year")
-    page.fill("#id_value", "2019")
-    page.fill("#id_reason", "1909 was read from arXiv:1909.08053; Megatron-LM is 2019")
-    page.click("#override-form input[type=submit]")
+    submit_override(page, "year", "2019", "1909 was read from arXiv:1909.08053; Megatron-LM is 2019")
     expect(page.locator(".messagelist")).to_contain_text("Saved: year of")
     assert outbound(record_json(page, base), 54)["citation"]["cited_work"]["year"] == 2019
 

@@ -13,7 +13,7 @@ from tests.factories import make_paper, make_references
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
-from tests.conftest import CURATOR_LOGIN, log_in, save_screenshot
+from tests.conftest import CURATOR_LOGIN, log_in, save_screenshot, submit_override
 
 
 @pytest.fixture
@@ -57,26 +57,17 @@ def test_a_curator_empties_the_no_title_queue_and_stays_in_it(browser, untitled,
     # 2. Next: a link to a DOI the store does not hold yet.
     page.click("#queue-next")
     expect(page.locator("#content h2").first).to_contain_text("[2]")
-    page.select_option("#id_field", "link")
-    page.fill("#id_value", "https://doi.org/10.5555/later.2")
-    page.fill("#id_reason", "The DOI the reference prints")
-    page.click("#override-form input[type=submit]")
+    submit_override(page, "link", "https://doi.org/10.5555/later.2", "The DOI the reference prints")
     expect(page.locator(".messagelist")).to_contain_text("Saved: link of arXiv:2501.00007 [2]")
     expect(page.locator("#queue-progress")).to_contain_text("1 waiting")
     assert "_changelist_filters=queue%3Dno_title" in page.url
 
     # 3. Next: a corrected reference number, with a no-op refused first.
     page.click("#queue-next")
-    page.select_option("#id_field", "index")
-    page.fill("#id_value", "3")
-    page.fill("#id_reason", "As printed")
-    page.click("#override-form input[type=submit]")
+    submit_override(page, "index", "3", "As printed")
     expect(page.locator(".messagelist")).to_contain_text(
         "Not saved (arXiv:2501.00007 [3]): the reference number is already 3; an override must change it.")
-    page.select_option("#id_field", "index")
-    page.fill("#id_value", "13")
-    page.fill("#id_reason", "The PDF prints [13]")
-    page.click("#override-form input[type=submit]")
+    submit_override(page, "index", "13", "The PDF prints [13]")
     expect(page.locator(".messagelist")).to_contain_text("Saved: reference number of arXiv:2501.00007 [3]")
     # Its title is still unparsed: it waits until that is decided too.
     expect(page.locator("#queue-progress")).to_contain_text("Waiting in the queue")
