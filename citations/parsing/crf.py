@@ -23,15 +23,15 @@ def _text(raw: str) -> str:
 
 def parse_reference(raw: str, tagger: Tagger | None = None) -> ParsedReference:
     """Parse one reference string."""
-    tagger = tagger or shipped()
-    text = _text(raw)
-    tokens = tokenise(text)
-    identifiers = read_identifiers(text)
-    labels = tagger.labels(text, tokens, identifiers)
-    return build(raw, text, tokens, labels, identifiers, PARSER_NAME)
+    return parse_references([raw], tagger)[0]
 
 
 def parse_references(raws, tagger: Tagger | None = None) -> list[ParsedReference]:
-    """Parse a list of reference strings (the tagger and its feature cache looked up once)."""
+    """Parse a list of reference strings, labelled together (see decoding.py)."""
     tagger = tagger or shipped()
-    return [parse_reference(raw, tagger) for raw in raws]
+    raws = list(raws)
+    texts = [_text(raw) for raw in raws]
+    strings = [(text, tokenise(text), read_identifiers(text)) for text in texts]
+    labels = tagger.labels_of_many(strings)
+    return [build(raw, text, tokens, found, identifiers, PARSER_NAME)
+            for raw, (text, tokens, identifiers), found in zip(raws, strings, labels)]

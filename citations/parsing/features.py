@@ -70,10 +70,13 @@ class Featuriser:
     """Builds the feature lists of strings; with `known`, only features the model has weights for
     (the others change nothing in tagging, and passing them to CRFsuite is most of its cost)."""
 
-    def __init__(self, known: set[str] | None = None, lexicon: Lexicon | None = None):
+    def __init__(self, known: set[str] | None = None, lexicon: Lexicon | None = None, keep: bool = True):
+        """keep: whether each text's window features are kept for its next appearance (the
+        decoder keeps their weights instead)."""
         self.known = known
         self._lexicon = lexicon
         self._cache: dict[str, tuple[list[str], ...]] = {}
+        self._limit = _CACHE_LIMIT if keep else 0
 
     @property
     def lexicon(self) -> Lexicon:
@@ -95,7 +98,7 @@ class Featuriser:
                     names = [f for f in names if f in self.known]
                 shifted.append(names)
             cached = tuple(shifted)
-            if len(self._cache) < _CACHE_LIMIT:
+            if len(self._cache) < self._limit:
                 self._cache[text] = cached
         return cached
 
@@ -104,12 +107,9 @@ class Featuriser:
         n = len(tokens)
         windowed = self.windowed
         windows = [windowed(t.text) for t in tokens]
-        rows = _context(text, tokens, identifiers)
         lowers = [t.text.lower() for t in tokens]
-        _add_known_names(tokens, lowers, rows, self.lexicon)
-        before = ["b=" + w + "|" for w in lowers]
-        after = ["b+=" + w + "|" for w in lowers]
-        known = self.known
+        rows = self._places(text, tokens, identifiers, lowers)
+        pairs = self._pairs(lowers)
         last = n - 1
         for k in range(n):
             row = rows[k]
@@ -123,15 +123,35 @@ class Featuriser:
                         row += windows[j][offset + WINDOW]
                     elif offset == -1 or offset == 1:
                         row.append(_EDGES[offset])
-            if k:
-                bigram = before[k - 1] + lowers[k]
-                if known is None or bigram in known:
-                    row.append(bigram)
-            if k < last:
-                bigram = after[k] + lowers[k + 1]
-                if known is None or bigram in known:
-                    row.append(bigram)
+            row += pairs[k]
         return rows
+
+    def positional(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
+        """Each token's features that do not come from the texts of its window (see `windowed`):
+        its place in the string and the words it pairs with; the window's edges are not among them."""
+        lowers = [t.text.lower() for t in tokens]
+        rows = self._places(text, tokens, identifiers, lowers)
+        for row, pair in zip(rows, self._pairs(lowers)):
+            row += pair
+        return rows
+
+    def _places(self, text, tokens, identifiers, lowers) -> list[list[str]]:
+        rows = _context(text, tokens, identifiers)
+        _add_known_names(tokens, lowers, rows, self.lexicon)
+        return rows
+
+    def _pairs(self, lowers: list[str]) -> list[list[str]]:
+        """Each token's word paired with the word before it and with the word after it."""
+        known = self.known
+        pairs = [[] for _ in lowers]
+        for k in range(1, len(lowers)):
+            before = "b=" + lowers[k - 1] + "|" + lowers[k]
+            if known is None or before in known:
+                pairs[k].append(before)
+            after = "b+=" + lowers[k - 1] + "|" + lowers[k]
+            if known is None or after in known:
+                pairs[k - 1].append(after)
+        return pairs
 
 
 _TRAINING = Featuriser()

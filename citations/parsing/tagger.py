@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pycrfsuite
 
+from citations.parsing.decoding import Decoder
 from citations.parsing.features import Featuriser
 from citations.parsing.identifiers import Identifier
 from citations.parsing.tokens import Token
@@ -23,15 +24,18 @@ class Tagger:
         if not self.path.is_file():
             raise FileNotFoundError(f"reference parser model {self.path} is missing; "
                                     "build it with: python manage.py train_reference_parser")
-        self._tagger = pycrfsuite.Tagger()
-        self._tagger.open(str(self.path))
-        self._features = Featuriser({attribute for attribute, _ in self._tagger.info().state_features})
+        tagger = pycrfsuite.Tagger()
+        tagger.open(str(self.path))
+        info = tagger.info()
+        self._decoder = Decoder(info, Featuriser({attribute for attribute, _ in info.state_features}, keep=False))
 
     def labels(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[str]:
         """The label of each token of one string."""
-        if not tokens:
-            return []
-        return self._tagger.tag(self._features.string(text, tokens, identifiers))
+        return self._decoder.labels([(text, tokens, identifiers)])[0]
+
+    def labels_of_many(self, strings: list[tuple[str, list[Token], list[Identifier]]]) -> list[list[str]]:
+        """The labels of each string's tokens, for (text, tokens, identifiers) of many strings."""
+        return self._decoder.labels(strings)
 
 
 def shipped() -> Tagger:
