@@ -8,7 +8,9 @@ in-memory stores of the evaluation (citations/evaluation/stores.py).
 Order of decisions, each explained where it is made:
   1. an identifier that names a held paper or work: verified_exact, unless the title contradicts
      every known title of it (metadata_mismatch);
-  2. a valid arXiv id that names nothing held: unresolved (a title match would be another paper);
+  2. a valid arXiv id that names nothing held: no held paper is it (each has an arXiv id of its own),
+     but a work with no arXiv id may be its published version: 5 and 6 run among those alone, and
+     without a link it is unresolved;
   3. only malformed identifiers: malformed_identifier;
   4. an untrustworthy title or year: parse_uncertain;
   5. title and year against candidates found by blocking key: verified_fuzzy for exactly one
@@ -140,23 +142,27 @@ def _resolve(fields: ReferenceFields, store: CandidateStore) -> Resolution:
                 return Resolution("metadata_mismatch", kind, evidence=evidence)
         return Resolution("verified_exact", kind, found.paper_id, found.work_id, evidence)
 
-    # 2. A valid arXiv id is unambiguous even when it names nothing held.
-    if arxiv_ids:
-        return Resolution("unresolved", "arxiv_id", evidence={
-            "identifier": {"kind": "arxiv_id", "value": arxiv_ids[0]["value"]},
-            "reason": "the arXiv paper named is not held by this store"})
-
+    # 2. A valid arXiv id that names nothing held: only a work without an arXiv id can be it.
+    searched = _WithoutArxivId(store) if arxiv_ids else store
     doi = dois[0]["value"] if dois else None
-    suggestion = _fuzzy(fields, store, doi=doi) if title_trusted else None
+    suggestion = _fuzzy(fields, searched, doi=doi) if title_trusted else None
     if fields.locator and (suggestion is None or suggestion.state != "verified_fuzzy"):
         # 6. The title found nothing, or cannot be trusted: where the work is printed may still name it.
-        located = _by_locator(fields, store, doi=doi, title_trusted=title_trusted)
+        located = _by_locator(fields, searched, doi=doi, title_trusted=title_trusted)
         if located.state == "verified_fuzzy":
             if problems:
                 located.evidence["parse_problems"] = problems
             suggestion = located
         elif suggestion is not None:
             suggestion.evidence["locator"] = located.evidence
+
+    if arxiv_ids:
+        named = {"kind": "arxiv_id", "value": arxiv_ids[0]["value"]}
+        if suggestion is not None and suggestion.state == "verified_fuzzy":
+            suggestion.evidence["identifier_not_held"] = named
+            return suggestion
+        return Resolution("unresolved", "arxiv_id", evidence={
+            "identifier": named, "reason": "the arXiv paper named is not held by this store"})
 
     # 3. Only broken identifiers: say so, and keep what the title suggests for a curator.
     if malformed:
@@ -171,6 +177,22 @@ def _resolve(fields: ReferenceFields, store: CandidateStore) -> Resolution:
 
     # 5. Title and year.
     return suggestion
+
+
+class _WithoutArxivId:
+    """A store's candidates less every one with an arXiv id (the papers held, and works known by one)."""
+
+    def __init__(self, store: CandidateStore):
+        self._store = store
+
+    def by_title_keys(self, keys: Iterable[str]) -> list[Candidate]:
+        return [c for c in self._store.by_title_keys(keys) if c.arxiv_id is None]
+
+    def by_locator(self, volume: str, first_page: str) -> list[Candidate]:
+        return [c for c in self._store.by_locator(volume, first_page) if c.arxiv_id is None]
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
 
 
 def best_similarity(title: str, titles: Iterable[str]) -> float:

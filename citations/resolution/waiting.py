@@ -58,9 +58,10 @@ def waiting_keys(fields: ReferenceFields, result: Resolution) -> set[int]:
     marked it not a work)."""
     if result.state not in _WAITING_STATES or fields.not_a_work:
         return set()
-    if result.resolver_source == "arxiv_id":      # a valid arXiv id decides: only that paper can resolve it
-        return {arxiv_key(identifier["value"]) for identifier in fields.identifiers_of("arxiv", valid=True)}
     keys = set()
+    if result.resolver_source == "arxiv_id":
+        # That paper resolves it; so may a work without an arXiv id that agrees by title or locator.
+        keys = {arxiv_key(identifier["value"]) for identifier in fields.identifiers_of("arxiv", valid=True)}
     if fields.title and not title_problems(fields.title):
         keys |= title_fingerprints(fields.title)
     if fields.locator:

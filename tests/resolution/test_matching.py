@@ -132,6 +132,17 @@ def test_an_arxiv_id_not_held_is_unresolved_even_if_a_title_matches():
     assert (result.state, result.resolver_source) == ("unresolved", "arxiv_id")
 
 
+def test_an_arxiv_id_not_held_links_a_work_without_one_that_agrees_by_title_and_year():
+    # The journal version of a preprint Pith does not hold: a work with no arXiv id of its own.
+    published = Candidate(paper_id=None, work_id="w-offload", arxiv_id=None, dois=("10.5555/offload",),
+                          titles=("ZeRO-Offload: Democratizing Billion-Scale Model Training",), years=(2021,))
+    result = resolve(ReferenceFields("ZeRO-Offload: Democratizing Billion-Scale model training", 2021,
+                                     (arxiv("2101.06840"),)), Store(*FAMILY.candidates, published))
+    assert (result.state, result.work_id, result.paper_id) == ("verified_fuzzy", "w-offload", None)
+    assert result.evidence["identifier_not_held"] == {"kind": "arxiv_id", "value": "2101.06840"}
+    assert result.evidence["candidates"] == [{"candidate": "10.5555/offload", "similarity": 1.0, "years": [2021]}]
+
+
 def test_a_malformed_identifier_is_named_with_what_the_title_suggests():
     result = resolve(ReferenceFields("ZeRO-Offload: Democratizing Billion-Scale model training", 2021,
                                      ({"kind": "arxiv", "value": "2113.06840", "valid": False, "text": "arXiv:2113.06840",

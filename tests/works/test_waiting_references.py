@@ -55,6 +55,22 @@ def test_a_reference_citing_a_work_by_title_alone_links_when_the_work_arrives(dj
     assert found_waiting() == [1]           # the same file again writes no work, and queues nothing
 
 
+def test_a_reference_naming_an_arxiv_paper_not_held_links_its_published_version_when_that_arrives(
+        django_capture_on_commit_callbacks):
+    make_paper("2601.00001", title="Training at scale")
+    cite("2601.00001", "A. Buckley et al., Rivet user manual, Comput. Phys. Commun. 184 (2013) 2803 "
+                       "[arXiv:1003.0694].")
+    assert outbound("2601.00001")[0]["resolution"]["status"] == "unresolved"
+    line = crossref_line("10.1016/j.cpc.2013.05.021", "Rivet user manual", published={"date-parts": [[2013]]},
+                         author=[{"family": "Buckley", "sequence": "first"}])
+    with django_capture_on_commit_callbacks(execute=True):
+        import_works(lines_of(line.encode()), source="crossref")
+    assert found_waiting() == [1]
+    (observation,) = outbound("2601.00001")
+    assert observation["resolution"]["status"] == "verified_fuzzy"
+    assert observation["citation"]["cited_work"]["doi"] == "10.1016/j.cpc.2013.05.021"
+
+
 def test_a_reference_with_an_unreadable_title_links_when_a_work_printed_at_its_volume_and_page_arrives(
         django_capture_on_commit_callbacks):
     make_paper("2601.00001", title="Training at scale")
@@ -115,7 +131,8 @@ def test_what_a_reference_waits_under():
     assert waiting_keys(ReferenceFields(title=title, year=None), Resolution("verified_fuzzy", "title_year")) == set()
     assert waiting_keys(ReferenceFields(title=title, year=None, not_a_work=True), Resolution("unresolved", "curation")) == set()
     named = ReferenceFields(title=title, year=None, identifiers=({"kind": "arxiv", "value": "2601.00002", "valid": True},))
-    assert len(waiting_keys(named, Resolution("unresolved", "arxiv_id"))) == 1      # that paper alone resolves it
+    # That paper resolves it, and so may a work without an arXiv id under its title: its published version.
+    assert len(waiting_keys(named, Resolution("unresolved", "arxiv_id"))) == 1 + 4
 
 
 def test_a_store_resolved_before_the_index_existed_is_filed_by_a_command(capsys):
