@@ -5,10 +5,11 @@
 Written here, table-driven, rather than taken from pylatexenc 2.10: pylatexenc raises IndexError
 on `\\href{url}{text}`, wraps `\\url` in <...>, and renders `\\newblock`, `\\bibinfo` and
 `\\penalty0` wrongly, so half of the bibliography macros would need our own specs anyway.
-Commands in the tables print what they say; any other command is dropped and its text kept.
+A command prints what its row in _COMMANDS says; any other command is dropped and its text kept.
 """
 import re
 import unicodedata
+from typing import NamedTuple
 
 _ACCENTS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303",
             "=": "\u0304", ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b",
@@ -24,7 +25,7 @@ _SPACES = ("newblock par newline linebreak quad qquad space nobreakspace enspace
            "thinspace bibinitdelim bibnamedelima bibnamedelimb bibnamedelimc bibnamedelimd "
            "bibnamedelimi").split()
 _OPERATORS = "log ln exp sin cos tan max min lim sup inf det dim ker deg arg gcd Pr".split()
-# Control words that print something; any other command is dropped and what follows it kept.
+# Control words that print a fixed text (rows of _COMMANDS with no arguments).
 _WORDS = {
     "ss": "ß", "SS": "SS", "o": "ø", "O": "Ø", "aa": "å", "AA": "Å", "ae": "æ", "AE": "Æ",
     "oe": "œ", "OE": "Œ", "l": "ł", "L": "Ł", "i": "ı", "j": "ȷ", "dh": "ð", "DH": "Ð",
@@ -65,22 +66,102 @@ _JOURNALS = {
 _WORDS |= _JOURNALS | {"AND": " and "}      # imsart's \AND between the last two authors
 _SYMBOLS = {"\\": " ", " ": " ", "\n": " ", "\t": " ", ",": " ", ";": " ", ":": " ", ">": " ",
             "!": "", "/": "", "-": "", "(": "", ")": "", "[": "", "]": ""}
-# Commands whose first N braced arguments are not printed text (a field name, a sort key, a
-# link target); what follows them is kept.
-_DROPPED_ARGUMENTS = {
-    "bibinfo": 1, "bibfield": 1, "bibAnnoteFile": 1, "bibAnnote": 2,
-    "href": 1, "Eprint": 1, "foreignlanguage": 1, "BIBforeignlanguage": 1, "selectlanguage": 1,
-    "hspace": 1, "vspace": 1, "label": 1, "noopsort": 1, "SortNoop": 1, "sortnoop": 1,
-    "textcolor": 1, "color": 1, "bibstring": 1, "cite": 1, "citep": 1, "citet": 1,
-    # An environment's name (\begin{barticle}) is markup.
-    "begin": 1, "end": 1,
-}
-_VERBATIM_ARGUMENT = {"url", "path", "nolinkurl", "doi"}
+_DIMEN = r"[-+]?\s*(?:\d+\.?\d*|\.\d+)\s*(?:true)?(?:em|ex|pt|pc|in|cm|mm|bp|dd|cc|sp|mu|fill|fil)?"
+_TEX_QUANTITIES = {"n": re.compile(r"\s*[-+]?\d+"),
+                   "k": re.compile(rf"\s*{_DIMEN}(?:\s*(?:plus|minus)\s*{_DIMEN})*")}
 _COMMAND_NAME = re.compile(r"[A-Za-z@]+")
 _PLAIN_RUN = re.compile(r"[^\\{}$~`'\-]+")
-_NUMBER = re.compile(r"\s*[-+]?\d+")
-_DIMEN = r"[-+]?\s*(?:\d+\.?\d*|\.\d+)\s*(?:true)?(?:em|ex|pt|pc|in|cm|mm|bp|dd|cc|sp|mu|fill|fil)?"
-_GLUE = re.compile(rf"\s*{_DIMEN}(?:\s*(?:plus|minus)\s*{_DIMEN})*")
+
+
+class Call(NamedTuple):
+    """One use of a command, for the function that prints it."""
+    arguments: list[str | None]  # one per letter of the command's arguments; None where it is not there
+    text: str                    # the whole fragment, for what follows the command
+    end: int                     # where the command and its arguments end in text
+    printed: list[str]           # what the fragment has printed so far
+
+
+# A command's last argument printed as text is read on in place, not converted apart, so that its
+# spaces, and what the text after it sees as printed before, are those of the surrounding text.
+AS_TEXT = object()
+
+
+class Command(NamedTuple):
+    """What a command reads after its name and what it prints.
+
+    arguments, one letter each: "m" a {mandatory} group (TeX skips the spaces before it), "o" an
+    [optional] one, "v" \\verb's delimited text (xparse's letters); "n" a TeX number (\\penalty0), "k"
+    TeX glue (\\hskip 1em plus 1fil).
+    prints: None for nothing, a fixed text, AS_TEXT for its last argument, or a function of the Call
+    that returns the text (None for nothing).
+    """
+    arguments: str = ""
+    prints: object = None  # one of the four above
+
+
+def _link(call: Call) -> str | None:
+    (link,) = call.arguments
+    return None if link is None else verbatim(link)
+
+
+def _doi(call: Call) -> str | None:
+    """\\doi{10.1/x} prints "doi: 10.1/x", unless the text just before it already says DOI."""
+    (doi,) = call.arguments
+    if doi is None:
+        return None
+    said = "".join(call.printed[-3:]).rstrip().lower().endswith(("doi", "doi:"))
+    return ("" if said else "doi: ") + verbatim(doi)
+
+
+def _bibitem_shut(call: Call) -> str | None:
+    """revtex's \\BibitemShut{Stop} ends an entry with a period; {NoStop} prints nothing."""
+    (stop,) = call.arguments
+    return None if stop is None else "." if stop.strip() == "Stop" else ""
+
+
+def _given_name(call: Call) -> str | None:
+    """imsart's \\bfnm{Ana M.}\\binits{A. M.}: the journal's style prints the initials, where given."""
+    (given,) = call.arguments
+    if given is None or call.text.startswith("\\binits", skip_spaces(call.text, call.end)):
+        return None
+    return latex_to_text(given)
+
+
+def _mnras_doi(call: Call) -> str:
+    """mnras's \\mn@doi[text]{doi}: a link to the DOI printed as the text (the journal), else as doi:..."""
+    shown, doi = call.arguments
+    return latex_to_text(shown) if shown and shown.strip() else "doi:" + verbatim(doi or "")
+
+
+def _mnras_eprint(call: Call) -> str | None:
+    """mnras's \\mn@eprint{arXiv}{1234.5678} prints arXiv:1234.5678."""
+    archive, identifier = call.arguments
+    return None if archive is None else f"{verbatim(archive)}:{verbatim(identifier or '')}"
+
+
+# Every command that prints something, or whose arguments are not printed text. Any other command
+# is dropped and what follows it kept: \emph{x} and {\em x} print x.
+_COMMANDS: dict[str, Command] = {name: Command(prints=text) for name, text in _WORDS.items()} | {
+    # A field name, a language, a colour or a link target, then the text printed.
+    **dict.fromkeys(["bibinfo", "bibfield", "href", "Eprint", "foreignlanguage", "BIBforeignlanguage",
+                     "textcolor"], Command("mm", AS_TEXT)),
+    # Sort keys, labels, citations, spacing and switches: markup, not text.
+    **dict.fromkeys(["bibAnnoteFile", "selectlanguage", "hspace", "vspace", "label", "noopsort",
+                     "SortNoop", "sortnoop", "color", "bibstring", "cite", "citep", "citet", "end"],
+                    Command("m")),
+    "bibAnnote": Command("mm"),
+    "begin": Command("mo"),  # \begin{barticle}[author]: imsart's environments are markup
+    "penalty": Command("n"),
+    **dict.fromkeys(["hskip", "vskip", "kern", "mkern"], Command("k")),
+    # Links print as written.
+    **dict.fromkeys(["url", "path", "nolinkurl"], Command("m", _link)),
+    "doi": Command("m", _doi),
+    "verb": Command("v", lambda call: call.arguments[0]),
+    "BibitemShut": Command("m", _bibitem_shut),
+    "bfnm": Command("m", _given_name),
+    "mn@doi": Command("om", _mnras_doi),
+    "mn@eprint": Command("mm", _mnras_eprint),
+}
 
 
 def latex_to_text(latex: str) -> str:
@@ -127,55 +208,48 @@ def _command(s: str, i: int, out: list[str]) -> int:
     i = skip_spaces(s, word.end())  # TeX drops the spaces after a control word
     if name in _ACCENTS:
         return _accent(s, i, _ACCENTS[name], out)
-    if name in _WORDS:
-        out.append(_WORDS[name])
-    elif name in _VERBATIM_ARGUMENT and s.startswith("{", i):
-        content, i = read_group(s, i)
-        tail = "".join(out[-3:]).rstrip().lower()
-        prefix = "doi: " if name == "doi" and not tail.endswith(("doi", "doi:")) else ""
-        out.append(prefix + verbatim(content))
-    elif name == "verb" and i < len(s):
-        end = s.find(s[i], i + 1)
-        end = len(s) if end < 0 else end
-        out.append(s[i + 1:end])
-        i = end + 1
-    elif name == "BibitemShut" and s.startswith("{", i):  # revtex: {Stop} ends with a period
-        argument, i = read_group(s, i)
-        out.append("." if argument.strip() == "Stop" else "")
-    elif name == "bfnm" and s.startswith("{", i):
-        # imsart's \bfnm{Ana M.}\binits{A. M.}: the journal's style prints the initials, where given.
-        given, after = read_group(s, i)
-        if not s.startswith("\\binits", skip_spaces(s, after)):
-            out.append(latex_to_text(given))
-        i = after
-    elif name == "mn@doi":
-        # mnras's \mn@doi[text]{doi}: a link to the DOI printed as the text (the journal), else as doi:...
-        shown = ""
-        if s.startswith("[", i):
-            end = s.find("]", i)
-            end = len(s) if end < 0 else end
-            shown, i = s[i + 1:end], skip_spaces(s, end + 1)
-        doi, i = read_group(s, i) if s.startswith("{", i) else ("", i)
-        out.append(latex_to_text(shown) if shown.strip() else "doi:" + verbatim(doi))
-    elif name == "mn@eprint" and s.startswith("{", i):
-        archive, i = read_group(s, i)
-        identifier, i = read_group(s, skip_spaces(s, i)) if s.startswith("{", skip_spaces(s, i)) else ("", i)
-        out.append(f"{verbatim(archive)}:{verbatim(identifier)}")
-    elif name in _DROPPED_ARGUMENTS:
-        for _ in range(_DROPPED_ARGUMENTS[name]):
-            if not s.startswith("{", i):
-                break
-            _, i = read_group(s, i)
-            if s.startswith("{", skip_spaces(s, i)):  # TeX skips spaces between arguments
-                i = skip_spaces(s, i)
-        if name == "begin" and s.startswith("[", i):  # \begin{barticle}[author]: the option is markup too
-            end = s.find("]", i)
-            i = len(s) if end < 0 else end + 1
-    elif name == "penalty":
-        i = m.end() if (m := _NUMBER.match(s, i)) else i
-    elif name in ("hskip", "vskip", "kern", "mkern"):
-        i = m.end() if (m := _GLUE.match(s, i)) else i
-    return i
+    command = _COMMANDS.get(name, Command())
+    if callable(command.prints):
+        arguments, end = _read_arguments(command.arguments, s, i)
+        printed = command.prints(Call(arguments, s, end, out))
+        if printed is not None:
+            out.append(printed)
+        return end
+    if isinstance(command.prints, str):
+        out.append(command.prints)
+    # The arguments print nothing, and the text after them is read on (AS_TEXT's last argument with
+    # it). A group right after a group there is the command's next argument to TeX, which skips the
+    # spaces before it: \bibinfo {journal} {PRL}.
+    letters = command.arguments[:-1] if command.prints is AS_TEXT else command.arguments
+    arguments, end = _read_arguments(letters, s, i)
+    read = [letter for letter, value in zip(letters, arguments) if value is not None]
+    start = skip_spaces(s, end)
+    return start if read[-1:] == ["m"] and s.startswith("{", start) else end
+
+
+def _read_arguments(letters: str, s: str, i: int) -> tuple[list[str | None], int]:
+    """The arguments that start at s[i], one per letter of a Command's arguments; and where they end."""
+    arguments: list[str | None] = []
+    for letter in letters:
+        value = None
+        if letter == "m" and s.startswith("{", start := skip_spaces(s, i)):
+            value, i = read_group(s, start)
+        elif letter == "o" and s.startswith("[", i):
+            end = _find_or_end(s, "]", i)
+            value, i = s[i + 1:end], end + 1
+        elif letter == "v" and i < len(s):  # \\verb|text|: any character delimits it
+            end = _find_or_end(s, s[i], i + 1)
+            value, i = s[i + 1:end], end + 1
+        elif letter in _TEX_QUANTITIES and (match := _TEX_QUANTITIES[letter].match(s, i)):
+            value, i = match.group(), match.end()
+        arguments.append(value)
+    return arguments, i
+
+
+def _find_or_end(s: str, char: str, i: int) -> int:
+    """The index of char at or after s[i]; an argument left open runs to the end of the text."""
+    found = s.find(char, i)
+    return len(s) if found < 0 else found
 
 
 def _accent(s: str, i: int, mark: str, out: list[str]) -> int:
