@@ -186,6 +186,17 @@ def _year_read_as_a_number(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
+def _lettered_year_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Ahmed S M S et al 2013a Alpha-cluster preformation...": a year with the letter an author-year
+    style adds to tell one author's works of a year apart is the date, never the title's first words."""
+    k = labels.index("title") if "title" in labels else None
+    if (k is None or k + 1 >= len(tokens) or not _YEAR.fullmatch(tokens[k].text)
+            or not (len(tokens[k + 1].text) == 1 and tokens[k + 1].text.islower())
+            or tokens[k + 1].start != tokens[k].end):
+        return labels
+    return labels[:k] + ["date", "date"] + labels[k + 2:]
+
+
 def _after_in(tokens: list[Token], span: tuple[int, int]) -> bool:
     """Whether "In" (or "in:") introduces a run: then it is where the work appeared."""
     before = [t.text.lower() for t in tokens[max(0, span[0] - 2):span[0]]]
@@ -196,7 +207,8 @@ def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifie
           parser: str | None = None, guess_year: bool = True) -> ParsedReference:
     """The ParsedReference that labelled tokens describe (guess_year: with no date labelled, a
     year-like number elsewhere; never for gold labels)."""
-    spans = runs(tokens, _year_read_as_a_number(tokens, _named_document_title(tokens, labels)))
+    labels = _lettered_year_opening_a_title(tokens, _named_document_title(tokens, labels))
+    spans = runs(tokens, _year_read_as_a_number(tokens, labels))
     _bracketed_group(tokens, spans)
     _journal_abbreviation_in_authors(tokens, spans)
     names = _people(text, tokens, spans, "author")

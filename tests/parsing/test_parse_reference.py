@@ -102,3 +102,14 @@ def test_a_year_after_the_volume_and_pages_is_the_year_not_a_page(raw, year, vol
     parsed = parse_reference(raw)
     assert (parsed.year, parsed.volume) == (year, volume)
     assert parsed.pages != str(year)
+
+
+@pytest.mark.parametrize("raw, year", [
+    ("Ahmed S M S et al 2013a Alpha-cluster preformation factors in alpha decay for even-even heavy nuclei using "
+     "the cluster-formation model J. Phys. G: Nucl. Part. Phys. 40 065105", 2013),
+    ("Smith J and Jones K 2001b Another look at the same question Phys. Rev. D 12 345", 2001),
+])
+def test_an_author_year_letter_is_the_date_not_the_titles_first_word(raw, year):
+    parsed = parse_reference(raw)
+    assert parsed.year == year
+    assert parsed.title and not parsed.title[:4].isdigit()
