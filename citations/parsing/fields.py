@@ -197,6 +197,45 @@ def _lettered_year_opening_a_title(tokens: list[Token], labels: list[str]) -> li
     return labels[:k] + ["date", "date"] + labels[k + 2:]
 
 
+_PART_NUMERAL = re.compile(r"[IVX]{1,4}")
+_RANGE_DASHES = {"-", "–", "—"}
+
+
+def _title_run(labels: list[str]) -> tuple[int, int] | None:
+    if "title" not in labels:
+        return None
+    i = labels.index("title")
+    j = i
+    while j < len(labels) and labels[j] == "title":
+        j += 1
+    return i, j
+
+
+def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:
+    """Words at a title's edges that its style prints as part of it, where the tagger left them out:
+    a part's numeral ("Fourier integral operators. II. Acta Math."), a span of years closing a
+    history's title when the reference's date is printed elsewhere ("Banking reform and the Federal
+    Reserve, 1863-1923. Cornell"), and a capitalised "In" before a title the tagger started at "the"
+    ("In the Wake of Chaos")."""
+    found = _title_run(labels)
+    if found is None:
+        return labels
+    i, j = found
+    n = len(tokens)
+    text = [t.text for t in tokens]
+    labels = list(labels)
+    if (j + 2 <= n and text[j] == "." and _PART_NUMERAL.fullmatch(text[j + 1])
+            and (j + 2 == n or text[j + 2] in (".", ",", ";"))):
+        labels[j:j + 2] = ["title", "title"]
+    elif (j + 4 <= n and text[j] == "," and _YEAR.fullmatch(text[j + 1]) and text[j + 2] in _RANGE_DASHES
+            and _YEAR.fullmatch(text[j + 3]) and (j + 4 == n or text[j + 4] in (".", ","))
+            and any(label == "date" for k, label in enumerate(labels) if not j < k < j + 4)):
+        labels[j:j + 4] = ["title"] * 4
+    if i and text[i - 1] == "In" and text[i][:1].islower() and labels[i - 1] == OTHER:
+        labels[i - 1] = "title"
+    return labels
+
+
 def _after_in(tokens: list[Token], span: tuple[int, int]) -> bool:
     """Whether "In" (or "in:") introduces a run: then it is where the work appeared."""
     before = [t.text.lower() for t in tokens[max(0, span[0] - 2):span[0]]]
@@ -207,7 +246,7 @@ def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifie
           parser: str | None = None, guess_year: bool = True) -> ParsedReference:
     """The ParsedReference that labelled tokens describe (guess_year: with no date labelled, a
     year-like number elsewhere; never for gold labels)."""
-    labels = _lettered_year_opening_a_title(tokens, _named_document_title(tokens, labels))
+    labels = _title_edges(tokens, _lettered_year_opening_a_title(tokens, _named_document_title(tokens, labels)))
     spans = runs(tokens, _year_read_as_a_number(tokens, labels))
     _bracketed_group(tokens, spans)
     _journal_abbreviation_in_authors(tokens, spans)

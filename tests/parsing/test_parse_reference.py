@@ -113,3 +113,20 @@ def test_an_author_year_letter_is_the_date_not_the_titles_first_word(raw, year):
     parsed = parse_reference(raw)
     assert parsed.year == year
     assert parsed.title and not parsed.title[:4].isdigit()
+
+
+@pytest.mark.parametrize("raw, title, container", [
+    ("P. D. Lax. Hyperbolic difference equations: a review of the Courant-Friedrichs-Lewy paper. II. Communications "
+     "on Pure and Applied Mathematics, 20(2):263–289, 1967.",
+     "Hyperbolic difference equations: a review of the Courant-Friedrichs-Lewy paper. II",
+     "Communications on Pure and Applied Mathematics"),
+    ("J. Moser. On the volume elements on a manifold. I. Transactions of the American Mathematical Society, "
+     "120(2):286–294, 1965.", "On the volume elements on a manifold. I", "Transactions of the American Mathematical Society"),
+    ("Sheppard, E. 1998. Race, gender and the making of a city, 1845-1901. Oxford University Press.",
+     "Race, gender and the making of a city, 1845-1901", None),
+    ("Tom Rath, In the Shadow of the Moon: A Challenging Journey to Tranquility, Heinemann, London, 2005.",
+     "In the Shadow of the Moon: A Challenging Journey to Tranquility", None),
+])
+def test_a_titles_part_numeral_span_of_years_and_opening_in_are_the_titles(raw, title, container):
+    parsed = parse_reference(raw)
+    assert (parsed.title, parsed.container) == (title, container)
