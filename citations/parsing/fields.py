@@ -14,8 +14,10 @@ _ISBN = re.compile(r"\bISBN(?:-1[03])?\s*:?\s*((?:97[89][\s-]?)?[0-9][0-9\s-]{7,
 # Typesetting leftovers that are never part of a title: TeX ties, quotes written as `` '', braces.
 _TEX = re.compile(r"``|''|\\[a-zA-Z]+\s*|[{}~]")
 _EDGE = " .,;:-–—/\"'“”‘’`"
-# An edition note closing a book title is not part of it: "(Third Edition)", ", 2nd edn".
+# An edition note closing a book title is not part of it: "(Third Edition)", ", 2nd edn"; nor is a
+# bracketed description of what the work is ("[Motion picture]", "[Data set]", "[in Russian]").
 _EDITION = re.compile(r"\s*(?:\(\s*\w*\s*(?:edition|edn)\.?\s*\)|,\s*\w+\s+(?:edition|edn|ed)\.?)$", re.I)
+_DESCRIPTION = re.compile(r"(?<=\S)\s*\[[^\[\]]{2,40}\]$")
 # Labels whose text may hold a colon or comma the model left outside; numbers never join.
 _WORDY = {"title", "booktitle", "journal", "series", "author", "editor", "publisher", "note"}
 # Labels of identifiers: numbers inside them are no volume, page or year.
@@ -61,6 +63,7 @@ def tidy_title(title: str | None) -> str | None:
     without_edition = _EDITION.sub("", title)
     if len(without_edition) >= 0.5 * len(title):
         title = without_edition.strip(_EDGE)
+    title = _DESCRIPTION.sub("", title).strip(_EDGE)
     return title if len(title) >= 2 else None
 
 
@@ -211,6 +214,36 @@ def _title_run(labels: list[str]) -> tuple[int, int] | None:
     return i, j
 
 
+_TITLE_OPENINGS = {"the", "a", "an", "on", "in", "of", "from", "to", "towards", "toward", "for", "and", "at"}
+
+
+def _year_inside_a_titles_opening(tokens: list[Token], labels: list[str]) -> list[str]:
+    """With no date labelled, a year among a title's first words after nothing but names ("Roughton F
+    (1957) Relative importance...", "Fukuda & Yata 1991 A new species...", "1871 Monographie de...")
+    is the reference's date, and the names before it are its authors: a title does not open with
+    who wrote it and when."""
+    found = _title_run(labels) if "date" not in labels else None
+    if found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    k = next((k for k in range(i, min(i + 8, j - 3)) if _YEAR.fullmatch(text[k])), None)
+    if k is None:
+        return labels
+    before = text[i:k]
+    if any(w[:1].islower() or w.lower() in _TITLE_OPENINGS or w[:1].isdigit() for w in before):
+        return labels
+    after = k + 1 + (text[k + 1] in (")", ".", ":"))
+    if not text[after][:1].isupper():
+        return labels
+    opened = k > i and text[k - 1] == "("
+    labels = list(labels)
+    labels[i:k - opened] = ["author"] * (k - opened - i)
+    labels[k - opened:after] = [OTHER] * (after - k + opened)
+    labels[k] = "date"
+    return labels
+
+
 def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:
     """Words at a title's edges that its style prints as part of it, where the tagger left them out:
     a part's numeral ("Fourier integral operators. II. Acta Math."), a span of years closing a
@@ -246,7 +279,8 @@ def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifie
           parser: str | None = None, guess_year: bool = True) -> ParsedReference:
     """The ParsedReference that labelled tokens describe (guess_year: with no date labelled, a
     year-like number elsewhere; never for gold labels)."""
-    labels = _title_edges(tokens, _lettered_year_opening_a_title(tokens, _named_document_title(tokens, labels)))
+    labels = _lettered_year_opening_a_title(tokens, _named_document_title(tokens, labels))
+    labels = _title_edges(tokens, _year_inside_a_titles_opening(tokens, labels))
     spans = runs(tokens, _year_read_as_a_number(tokens, labels))
     _bracketed_group(tokens, spans)
     _journal_abbreviation_in_authors(tokens, spans)

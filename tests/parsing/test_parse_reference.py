@@ -2,6 +2,9 @@
 import pytest
 
 from citations.parsing.crf import PARSER_NAME, parse_reference, parse_references
+from citations.parsing.fields import build
+from citations.parsing.identifier_repair import read_identifiers
+from citations.parsing.tokens import tokenise
 
 
 def test_a_physics_reference_without_a_title_gets_none_but_its_journal_volume_and_page():
@@ -130,3 +133,32 @@ def test_an_author_year_letter_is_the_date_not_the_titles_first_word(raw, year):
 def test_a_titles_part_numeral_span_of_years_and_opening_in_are_the_titles(raw, title, container):
     parsed = parse_reference(raw)
     assert (parsed.title, parsed.container) == (title, container)
+
+
+def _read_as(text: str, **runs: str):
+    """What build() makes of text when the tagger labels each given run so (the rest: other)."""
+    tokens = tokenise(text)
+    labels = ["other"] * len(tokens)
+    for label, run in runs.items():
+        start = text.index(run)
+        labels = [label if start <= t.start < start + len(run) else old for t, old in zip(tokens, labels)]
+    return build(text, text, tokens, labels, read_identifiers(text))
+
+
+def test_a_year_among_a_titles_first_words_after_names_is_the_date_and_they_the_authors():
+    parsed = _read_as("Roughton F (1957) Relative importance of diffusion and chemical reaction rates. J Physiol 4.",
+                      title="Roughton F (1957) Relative importance of diffusion and chemical reaction rates",
+                      journal="J Physiol", volume="4")
+    assert (parsed.authors, parsed.year) == (("Roughton F",), 1957)
+    assert parsed.title == "Relative importance of diffusion and chemical reaction rates"
+    # A title that opens with a year is left alone where the date is printed elsewhere, or words precede it.
+    kept = _read_as("Smith J. The 1918 influenza pandemic and what followed it. Nature, 2006.",
+                    author="Smith J", title="The 1918 influenza pandemic and what followed it", journal="Nature",
+                    date="2006")
+    assert (kept.title, kept.year) == ("The 1918 influenza pandemic and what followed it", 2006)
+
+
+def test_a_bracketed_description_of_the_work_is_not_its_title():
+    parsed = _read_as("Nolan, C. (Director). (2010). Inception [Motion picture]. United States: Warner Bros.",
+                      author="Nolan, C.", date="2010", title="Inception [Motion picture]")
+    assert parsed.title == "Inception"
