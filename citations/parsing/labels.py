@@ -8,6 +8,8 @@ FIELD_LABELS = ("author", "editor", "title", "booktitle", "journal", "series", "
                 "pages", "publisher", "place", "note", "doi", "arxiv", "url", "idno")
 OTHER = "other"
 LABELS = FIELD_LABELS + (OTHER,)
+# Labels of identifiers: numbers inside them are no volume, page or year.
+IDENTIFIER_LABELS = frozenset({"doi", "arxiv", "url", "idno"})
 
 # Containers: where a title appeared (a journal, the book or proceedings of a chapter, a series).
 CONTAINERS = ("journal", "booktitle", "series")

@@ -1,0 +1,153 @@
+"""The tagger's labels corrected where a reference style's conventions decide what the model could
+not: each rule names the convention, and `relabel` applies them all, in order, before the labels
+become fields (fields.py)."""
+import re
+
+from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
+from citations.parsing.tokens import Token
+
+YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|20[0-9][0-9])(?![0-9])")
+
+
+def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
+    """The labels with every convention below applied (a new list where any changes)."""
+    for rule in (_named_document_title, _lettered_year_opening_a_title, _year_inside_a_titles_opening,
+                 _title_edges, _year_read_as_a_number):
+        labels = rule(tokens, labels)
+    return labels
+
+
+# The last words of a document named after what it describes ("GPT-4 technical report",
+# "Claude 3 model card"): the whole sentence is its title, though alone "Technical report" is a note.
+_NAMED_DOCUMENTS = {("technical", "report"), ("model", "card"), ("system", "card"), ("white", "paper")}
+
+
+def _sentence_start(tokens: list[Token], k: int) -> int:
+    """The first token of the sentence token k is in: after the last full stop that ends a word of
+    more than one letter (an initial's stop ends no sentence) and is followed by a space."""
+    for i in range(k - 1, 0, -1):
+        if (tokens[i].text == "." and len(tokens[i - 1].text) > 1 and tokens[i - 1].end == tokens[i].start
+                and (i + 1 >= len(tokens) or tokens[i + 1].start > tokens[i].end)):
+            return i + 1
+    return 0
+
+
+def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """With no title labelled, a sentence ending in "<name> technical report" (or model card...)
+    is the title; a short sentence before it with no author labelled is its author (an organisation)."""
+    if "title" in labels:
+        return labels
+    lower = [t.text.lower() for t in tokens]
+    for k in range(1, len(tokens) - 1):
+        if (lower[k], lower[k + 1]) in _NAMED_DOCUMENTS:
+            start = _sentence_start(tokens, k)
+            if start == k or start == 0:
+                return labels
+            labels = labels[:start] + ["title"] * (k + 2 - start) + labels[k + 2:]
+            if "author" not in labels[:start] and start <= 7 and not any(t.text.isdigit() for t in tokens[:start]):
+                labels[:start - 1] = ["author"] * (start - 1)
+            return labels
+    return labels
+
+
+def _year_read_as_a_number(tokens: list[Token], labels: list[str]) -> list[str]:
+    """With no date labelled, a year the model read as pages or volume is the date where it can
+    only be one: before ";volume" (Vancouver's "2013;14(12):827") or alone as the reference's last
+    number ("Systems, 34, 2021.", "155007, 2021. doi:...")."""
+    if "date" in labels:
+        return labels
+    n = len(tokens)
+    k = next((k for k in range(n - 1, -1, -1)
+              if labels[k] in ("pages", "volume") and YEAR.fullmatch(tokens[k].text)), None)
+    if k is None:
+        return labels
+    label = labels[k]
+    vancouver = k + 2 < n and tokens[k + 1].text == ";" and tokens[k + 2].text.isdigit()
+    alone = (k == 0 or labels[k - 1] != label) and (k + 1 == n or labels[k + 1] != label)
+    last = not any(tokens[j].text[0].isdigit() and labels[j] not in IDENTIFIER_LABELS for j in range(k + 1, n))
+    if not (vancouver or (alone and last)):
+        return labels
+    labels = labels[:k] + ["date"] + labels[k + 1:]
+    if vancouver:
+        labels[k + 1] = OTHER
+    return labels
+
+
+def _lettered_year_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Ahmed S M S et al 2013a Alpha-cluster preformation...": a year with the letter an author-year
+    style adds to tell one author's works of a year apart is the date, never the title's first words."""
+    k = labels.index("title") if "title" in labels else None
+    if (k is None or k + 1 >= len(tokens) or not YEAR.fullmatch(tokens[k].text)
+            or not (len(tokens[k + 1].text) == 1 and tokens[k + 1].text.islower())
+            or tokens[k + 1].start != tokens[k].end):
+        return labels
+    return labels[:k] + ["date", "date"] + labels[k + 2:]
+
+
+_PART_NUMERAL = re.compile(r"[IVX]{1,4}")
+_RANGE_DASHES = {"-", "–", "—"}
+
+
+def _title_run(labels: list[str]) -> tuple[int, int] | None:
+    if "title" not in labels:
+        return None
+    i = labels.index("title")
+    j = i
+    while j < len(labels) and labels[j] == "title":
+        j += 1
+    return i, j
+
+
+_TITLE_OPENINGS = {"the", "a", "an", "on", "in", "of", "from", "to", "towards", "toward", "for", "and", "at"}
+
+
+def _year_inside_a_titles_opening(tokens: list[Token], labels: list[str]) -> list[str]:
+    """With no date labelled, a year among a title's first words after nothing but names ("Roughton F
+    (1957) Relative importance...", "Fukuda & Yata 1991 A new species...", "1871 Monographie de...")
+    is the reference's date, and the names before it are its authors: a title does not open with
+    who wrote it and when."""
+    found = _title_run(labels) if "date" not in labels else None
+    if found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    k = next((k for k in range(i, min(i + 8, j - 3)) if YEAR.fullmatch(text[k])), None)
+    if k is None:
+        return labels
+    before = text[i:k]
+    if any(w[:1].islower() or w.lower() in _TITLE_OPENINGS or w[:1].isdigit() for w in before):
+        return labels
+    after = k + 1 + (text[k + 1] in (")", ".", ":"))
+    if not text[after][:1].isupper():
+        return labels
+    opened = k > i and text[k - 1] == "("
+    labels = list(labels)
+    labels[i:k - opened] = ["author"] * (k - opened - i)
+    labels[k - opened:after] = [OTHER] * (after - k + opened)
+    labels[k] = "date"
+    return labels
+
+
+def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:
+    """Words at a title's edges that its style prints as part of it, where the tagger left them out:
+    a part's numeral ("Fourier integral operators. II. Acta Math."), a span of years closing a
+    history's title when the reference's date is printed elsewhere ("Banking reform and the Federal
+    Reserve, 1863-1923. Cornell"), and a capitalised "In" before a title the tagger started at "the"
+    ("In the Wake of Chaos")."""
+    found = _title_run(labels)
+    if found is None:
+        return labels
+    i, j = found
+    n = len(tokens)
+    text = [t.text for t in tokens]
+    labels = list(labels)
+    if (j + 2 <= n and text[j] == "." and _PART_NUMERAL.fullmatch(text[j + 1])
+            and (j + 2 == n or text[j + 2] in (".", ",", ";"))):
+        labels[j:j + 2] = ["title", "title"]
+    elif (j + 4 <= n and text[j] == "," and YEAR.fullmatch(text[j + 1]) and text[j + 2] in _RANGE_DASHES
+            and YEAR.fullmatch(text[j + 3]) and (j + 4 == n or text[j + 4] in (".", ","))
+            and any(label == "date" for k, label in enumerate(labels) if not j < k < j + 4)):
+        labels[j:j + 4] = ["title"] * 4
+    if i and text[i - 1] == "In" and text[i][:1].islower() and labels[i - 1] == OTHER:
+        labels[i - 1] = "title"
+    return labels
