@@ -10,9 +10,10 @@ from citations.evaluation.cases import Case
 from citations.evaluation.datasets import DATASET_NAMES, available, dataset
 from citations.evaluation.metrics import IdCounts, LinkCounts, TitleCounts, YearCounts
 from citations.evaluation.stores import MemoryStore
-from citations.parsing.locators import find_locator
+from citations.models import PaperReference
 from citations.parsing.parser import ParsedReference
-from citations.parsing.reader import read_reference
+from citations.parsing.reader import read_reference, stored_fields
+from citations.resolution.fields import reference_fields as stored_reference_fields
 from citations.resolution.matching import CandidateStore, ReferenceFields, Resolution, resolve
 
 EXAMPLES_KEPT = 5              # error examples kept per category and data set
@@ -26,11 +27,9 @@ def gold_row(case: Case) -> str:
 
 
 def reference_fields(parsed: ParsedReference) -> ReferenceFields:
-    """What the resolver reads of a fresh parse (as ingestion stores it; no curator overrides)."""
-    return ReferenceFields(title=parsed.title, year=parsed.year,
-                           identifiers=tuple(identifier.as_json() for identifier in parsed.identifiers),
-                           first_author=parsed.authors[0] if parsed.authors else None,
-                           locator=find_locator(parsed.raw))
+    """What the resolver reads of a fresh parse: what ingest stores of it, read back as resolution
+    reads any stored reference (no curator overrides)."""
+    return stored_reference_fields(PaperReference(raw_text=parsed.raw, **stored_fields(parsed)))
 
 
 def linked(resolution: Resolution) -> str | None:
