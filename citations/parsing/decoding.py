@@ -119,11 +119,10 @@ class Decoder:
         for t in range(1, longest):
             while lengths[running] <= t:
                 running += 1
-            live = slice(running, count)
-            np.add(best[live, None, :], incoming, out=candidates[live])     # batch x to x from
-            came_from = candidates[live].argmax(axis=2)
-            back[t, live] = came_from
-            best[live] = np.take_along_axis(candidates[live], came_from[:, :, None], axis=2)[:, :, 0] + padded[live, t]
+            live = candidates[running:]
+            np.add(best[running:, None, :], incoming, out=live)                # batch x to x from
+            back[t, running:] = live.argmax(axis=2)
+            best[running:] = live.max(axis=2) + padded[running:, t]
         label = best.argmax(axis=1)
         paths = np.empty((count, longest), dtype=np.intp)
         paths[:, longest - 1] = label
