@@ -12,7 +12,7 @@ YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|20[0-9][0-9])(?![0-9])")
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
     for rule in (_named_document_title, _lettered_year_opening_a_title, _year_inside_a_titles_opening,
-                 _title_edges, _year_read_as_a_number):
+                 _family_name_opening_a_title, _title_edges, _year_read_as_a_number):
         labels = rule(tokens, labels)
     return labels
 
@@ -126,6 +126,39 @@ def _year_inside_a_titles_opening(tokens: list[Token], labels: list[str]) -> lis
     labels[k - opened:after] = [OTHER] * (after - k + opened)
     labels[k] = "date"
     return labels
+
+
+def _family_name_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Z. Guo, N. Ohta, and S. Tsujikawa Realizing scale-invariant...": in a list whose names put
+    the initials first, a last name of initials alone is missing its family name, and the capitalised
+    word after it is that, though no comma parts it from the title ("Murakami K. Endoscopic..." and
+    "Green, B. Renovation..." put the family name first, and are left alone)."""
+    found = _title_run(labels)
+    if found is None:
+        return labels
+    i, j = found
+    if j - i < 3 or i < 2 or not (tokens[i].text[:1].isupper() and tokens[i].text.isalpha()):
+        return labels
+    stop = i - 1 if tokens[i - 1].text == "." and labels[i - 1] == OTHER else i    # the last initial's
+    k = stop - 1
+    if labels[k] != "author":
+        return labels
+    initials = 0
+    while k >= 0 and labels[k] == "author" and tokens[k].text not in (",", ";", "&", "and"):
+        word = tokens[k].text
+        if word == "." or word == "-":
+            pass
+        elif len(word) == 1 and word.isupper():
+            initials += 1
+        else:
+            return labels
+        k -= 1
+    first = labels.index("author")
+    initials_first = len(tokens[first].text) == 1 and tokens[first].text.isupper() and first + 1 < len(tokens) \
+        and tokens[first + 1].text == "."          # "Z. Guo, ...", not "Green, B." whose family comes first
+    if not initials or not initials_first:
+        return labels
+    return labels[:stop] + ["author"] * (i + 1 - stop) + labels[i + 1:]
 
 
 def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:

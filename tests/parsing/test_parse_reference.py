@@ -162,3 +162,18 @@ def test_a_bracketed_description_of_the_work_is_not_its_title():
     parsed = _read_as("Nolan, C. (Director). (2010). Inception [Motion picture]. United States: Warner Bros.",
                       author="Nolan, C.", date="2010", title="Inception [Motion picture]")
     assert parsed.title == "Inception"
+
+
+def test_a_family_name_missing_from_initials_first_authors_is_not_the_titles_first_word():
+    parsed = _read_as("Z. Guo, N. Ohta, and S. Tsujikawa Realizing scale-invariant density perturbations, "
+                      "Phys. Rev. D 75 (2007)", author="Z. Guo, N. Ohta, and S",
+                      title="Tsujikawa Realizing scale-invariant density perturbations", journal="Phys. Rev. D")
+    assert parsed.authors == ("Z. Guo", "N. Ohta", "S. Tsujikawa")
+    assert parsed.title == "Realizing scale-invariant density perturbations"
+    # Family names first: the word after the last initial is the title's.
+    for text, author, title in (
+            ("Murakami K. Endoscopic sphincterotomy of the ampulla. Gastrointest Endosc. 1974", "Murakami K",
+             "Endoscopic sphincterotomy of the ampulla"),
+            ("Green, B. Renovation and green agenda support weak activity. Building, 2012", "Green, B",
+             "Renovation and green agenda support weak activity")):
+        assert _read_as(text, author=author, title=title).title == title
