@@ -12,7 +12,8 @@ YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|20[0-9][0-9])(?![0-9])")
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
     for rule in (_named_document_title, _lettered_year_opening_a_title, _year_inside_a_titles_opening,
-                 _family_name_opening_a_title, _title_edges, _year_read_as_a_number):
+                 _family_name_opening_a_title, _title_read_as_the_last_author, _title_edges,
+                 _year_read_as_a_number):
         labels = rule(tokens, labels)
     return labels
 
@@ -153,12 +154,36 @@ def _family_name_opening_a_title(tokens: list[Token], labels: list[str]) -> list
         else:
             return labels
         k -= 1
-    first = labels.index("author")
-    initials_first = len(tokens[first].text) == 1 and tokens[first].text.isupper() and first + 1 < len(tokens) \
-        and tokens[first + 1].text == "."          # "Z. Guo, ...", not "Green, B." whose family comes first
-    if not initials or not initials_first:
+    if not initials or not _initials_first(tokens, labels):     # not "Green, B.", whose family comes first
         return labels
     return labels[:stop] + ["author"] * (i + 1 - stop) + labels[i + 1:]
+
+
+def _initials_first(tokens: list[Token], labels: list[str]) -> bool:
+    """Whether the author list puts each name's initials first ("Z. Guo, ..."), not its family name."""
+    first = labels.index("author") if "author" in labels else None
+    return (first is not None and len(tokens[first].text) == 1 and tokens[first].text.isupper()
+            and first + 1 < len(tokens) and tokens[first + 1].text == ".")
+
+
+def _title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "J. Feder, Fractals, Plenum Press" and "H. Kim, Vortices and Vermas, arXiv:...": with no title
+    labelled, in a list whose names put their initials first, a last comma-parted piece of the
+    authors that holds no initial is no name but the title."""
+    if "title" in labels or not _initials_first(tokens, labels):
+        return labels
+    end = labels.index("author")
+    while end < len(labels) and labels[end] == "author":
+        end += 1
+    comma = max((k for k in range(end) if labels[k] == "author" and tokens[k].text == ","), default=None)
+    if comma is None or comma + 1 >= end:
+        return labels
+    piece = [t.text for t in tokens[comma + 1:end]]
+    if (any((len(w) == 1 and w.isupper()) or w in (".", "et", "al", "&") for w in piece)
+            or piece[0] == "and" or not piece[0][:1].isupper() or len(piece) == 2
+            or (end < len(tokens) and tokens[end].text == ".")):
+        return labels              # initials, an abbreviated journal ("Phys."), "et al.", or a given and family name
+    return labels[:comma] + [OTHER] + ["title"] * (end - comma - 1) + labels[end:]
 
 
 def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:

@@ -177,3 +177,13 @@ def test_a_family_name_missing_from_initials_first_authors_is_not_the_titles_fir
             ("Green, B. Renovation and green agenda support weak activity. Building, 2012", "Green, B",
              "Renovation and green agenda support weak activity")):
         assert _read_as(text, author=author, title=title).title == title
+
+
+def test_a_piece_of_initials_first_authors_with_no_initial_is_the_title():
+    parsed = _read_as("M. Bullimore, T. Dimofte, H. Kim, Vortices and Vermas, arXiv:1609.04406.",
+                      author="M. Bullimore, T. Dimofte, H. Kim, Vortices and Vermas")
+    assert (parsed.authors, parsed.title) == (("M. Bullimore", "T. Dimofte", "H. Kim"), "Vortices and Vermas")
+    # An abbreviated journal read into the authors is not a title.
+    kept = _read_as("C. Giunti, Mod. Phys. Lett. A 16, 2363 (2001)", author="C. Giunti, Mod",
+                    journal=". Phys. Lett. A")
+    assert kept.title is None
