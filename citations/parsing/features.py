@@ -216,12 +216,14 @@ def _add_known_names(tokens: list[Token], lowers: list[str], context: list[list[
 _BREAKS = {",", ";", "(", ")", "[", "]", "“", "”", "\""}
 _SEG_LENGTH = ["sl=0", "sl=1", "sl=2", "sl=3", "sl=4", "sl=4", "sl=4", "sl=7"]
 _SEG_INDEX = [f"si={i}" for i in range(6)]
+_SEG_FROM_END = [f"se={i}" for i in range(6)]
 
 
 def _add_segments(tokens: list[Token], context: list[list[str]]) -> None:
-    """What the comma-delimited piece a token sits in looks like: its length, how many of its words
-    are lower case (titles) or abbreviations (journals), whether it holds digits. A title and a
-    journal look alike token by token, and unlike piece by piece."""
+    """What the comma-delimited piece a token sits in looks like: its length, its place from the
+    start and from the end, how many of its words are lower case (titles) or abbreviations
+    (journals), whether it holds digits; and how the pieces before and after it read. A title and
+    a journal look alike token by token, and unlike piece by piece."""
     n = len(tokens)
     pieces, start = [], 0
     for k, (t, _, end) in enumerate(tokens):
@@ -234,12 +236,17 @@ def _add_segments(tokens: list[Token], context: list[list[str]]) -> None:
     if start < n:
         pieces.append((start, n))
     described = [_describe(tokens, a, b, index) for index, (a, b) in enumerate(pieces)]
+    last = len(pieces) - 1
     for index, (a, b) in enumerate(pieces):
-        features = described[index]
-        if index + 1 < len(pieces):
-            features = features + ["n" + f for f in described[index + 1][2:4]]
+        features = described[index] + [_SEG_FROM_END[min(last - index, 5)]]
+        if index < last:
+            features += ["n" + f for f in described[index + 1][2:4]]
         else:
-            features = features + ["nlast"]
+            features.append("nlast")
+        if index:
+            features += ["p" + f for f in described[index - 1][2:4]]
+        else:
+            features.append("pfirst")
         for k in range(a, b):
             context[k] += features
 
