@@ -8,6 +8,7 @@ identifiers, page ranges, how many sentences came before, the comma-delimited pi
 token) are added per position.
 """
 import re
+from functools import lru_cache
 
 from citations.parsing.cues import CUES
 from citations.parsing.identifiers import Identifier
@@ -16,7 +17,7 @@ from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
 
 WINDOW = 3              # neighbours on each side whose own features a token sees
-_LEXICAL_WINDOW = 2     # of those, how far the richer ones (shape, cue) reach; the word reaches WINDOW
+_LEXICAL_WINDOW = 2     # of those, how far the richer ones (cue, lexicon) reach; word and shape reach WINDOW
 _CACHE_LIMIT = 200_000
 _YEAR = re.compile(r"^(1[5-9][0-9][0-9]|20[0-9][0-9])[a-z]?$")
 _ROMAN = re.compile(r"^[IVXLC]+$|^[ivxlc]+$")
@@ -26,6 +27,7 @@ _SHAPE = str.maketrans({**{c: "X" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
                         **{c: "d" for c in "0123456789"}})
 
 
+@lru_cache(maxsize=_CACHE_LIMIT)
 def _shape(text: str) -> str:
     shape = text.translate(_SHAPE)
     if not shape.isascii():
@@ -86,7 +88,7 @@ class Featuriser:
         cached = self._cache.get(text)
         if cached is None:
             own = _own(text, self.lexicon)
-            word = own[:1]
+            word = own[:2]                  # the word and its shape
             shifted = []
             for offset in range(-WINDOW, WINDOW + 1):
                 source = own if abs(offset) <= _LEXICAL_WINDOW else word
@@ -109,6 +111,7 @@ class Featuriser:
         _add_known_names(tokens, lowers, rows, self.lexicon)
         before = ["b=" + w + "|" for w in lowers]
         after = ["b+=" + w + "|" for w in lowers]
+        shapes = [_shape(t.text) for t in tokens]
         known = self.known
         last = n - 1
         for k in range(n):
@@ -127,6 +130,9 @@ class Featuriser:
                 bigram = before[k - 1] + lowers[k]
                 if known is None or bigram in known:
                     row.append(bigram)
+                shapes_bigram = "sb=" + shapes[k - 1] + "|" + shapes[k]
+                if known is None or shapes_bigram in known:
+                    row.append(shapes_bigram)
             if k < last:
                 bigram = after[k] + lowers[k + 1]
                 if known is None or bigram in known:
