@@ -12,7 +12,7 @@ YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|20[0-9][0-9])(?![0-9])")
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
     for rule in (_named_document_title, _lettered_year_opening_a_title, _year_inside_a_titles_opening,
-                 _family_name_opening_a_title, _title_read_as_the_last_author, _title_edges,
+                 _family_name_opening_a_title, _title_read_as_the_last_author, _book_before_a_journal, _title_edges,
                  _year_read_as_a_number):
         labels = rule(tokens, labels)
     return labels
@@ -184,6 +184,21 @@ def _title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> li
             or (end < len(tokens) and tokens[end].text == ".")):
         return labels              # initials, an abbreviated journal ("Phys."), "et al.", or a given and family name
     return labels[:comma] + [OTHER] + ["title"] * (end - comma - 1) + labels[end:]
+
+
+def _book_before_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "... Panangaden. Metrics for labelled Markov processes. Theoretical Computer Science, 318(3)":
+    with no title labelled, a run read as a book's title before the journal, with no "In" or editors
+    before it, is the title: an article in a journal is in no book."""
+    if "title" in labels or "booktitle" not in labels or "journal" not in labels:
+        return labels
+    i = labels.index("booktitle")
+    if i > labels.index("journal") or "editor" in labels[:i] or any(t.text.lower() == "in" for t in tokens[:i]):
+        return labels              # "In: Pogorelov, N.V. (eds.) Numerical Modeling...": a book after all
+    j = i
+    while j < len(labels) and labels[j] == "booktitle":
+        j += 1
+    return labels[:i] + ["title"] * (j - i) + labels[j:]
 
 
 def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:

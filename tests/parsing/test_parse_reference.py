@@ -187,3 +187,15 @@ def test_a_piece_of_initials_first_authors_with_no_initial_is_the_title():
     kept = _read_as("C. Giunti, Mod. Phys. Lett. A 16, 2363 (2001)", author="C. Giunti, Mod",
                     journal=". Phys. Lett. A")
     assert kept.title is None
+
+
+def test_a_book_title_before_a_journal_is_the_articles_title_unless_a_book_is_cited_in():
+    text = ("Josee Desharnais and Prakash Panangaden. Metrics for labelled Markov processes. Theoretical "
+            "Computer Science, 318(3):323–354, 2004.")
+    parsed = _read_as(text, author="Josee Desharnais and Prakash Panangaden",
+                      booktitle="Metrics for labelled Markov processes", journal="Theoretical Computer Science")
+    assert (parsed.title, parsed.container) == ("Metrics for labelled Markov processes", "Theoretical Computer Science")
+    chapter = _read_as("Blies, P.: In: Pogorelov, N. (eds.) Numerical Modeling of Plasma Flows. Astron. Soc. Pac. "
+                       "Conf. Ser. 498, 191 (2015)", author="Blies, P.", editor="Pogorelov, N.",
+                       booktitle="Numerical Modeling of Plasma Flows", journal="Astron. Soc. Pac. Conf. Ser")
+    assert chapter.title is None
