@@ -134,7 +134,8 @@ def _resolve(fields: ReferenceFields, store: CandidateStore) -> Resolution:
         evidence = {"identifier": {"kind": kind, "value": identifier["value"]}, "candidate": found.label}
         if problems:
             evidence["parse_problems"] = problems
-        if title_trusted and found.titles:
+        # The citing paper's own id needs no title check: resolve() says it is no citation whatever the title.
+        if title_trusted and found.titles and found.paper_id != fields.citing_paper_id:
             similarity = best_similarity(fields.title, found.titles)
             evidence["title_similarity"] = round(similarity, 3)
             if _contradicts(fields.title, found.titles):

@@ -231,3 +231,11 @@ def test_one_title_printed_at_two_places_is_told_apart_by_volume_and_page():
     reprint = journal_work("reprint", "Fluorescent pigments in corals are photoprotective", "Salih", "Nature", "412", "17")
     result = resolve(fields_of(raw), LocatorStore(paper_, reprint))
     assert result.work_id == "paper" and "volume" in result.evidence["matched_on"]
+
+
+def test_the_citing_papers_own_id_is_no_citation_whatever_title_is_read():
+    # A misread title ("Yanli Zhao. PyTorch distributed") beside the paper's own id is not a mismatch to curate.
+    result = resolve(ReferenceFields("Yanli Zhao. PyTorch distributed", 2020, (arxiv("1909.08053"),),
+                                     citing_paper_id=MEGATRON.paper_id), FAMILY)
+    assert (result.state, result.paper_id) == ("unresolved", None)
+    assert result.evidence["reason"] == "the work found is the citing paper itself: a paper is not its own citation"

@@ -74,9 +74,9 @@ def test_a_reference_naming_an_arxiv_paper_not_held_links_its_published_version_
 def test_a_reference_with_an_unreadable_title_links_when_a_work_printed_at_its_volume_and_page_arrives(
         django_capture_on_commit_callbacks):
     make_paper("2601.00001", title="Training at scale")
-    cite("2601.00001", "Tonnesen HH, Karlsen J, Mostad A, Pedersen U, Rasmussen PB, \nLawesson SO (1983) Structural "
-                       "studies of curcuminoids. II. \nCrystal structure of 1, 7-Bis(4-hydroxyphenyl)-1, 6-heptadiene-3, "
-                       "\n5-dione -Methanol complex. Acta Chem Scand B 37:179-185")
+    # As physics and astronomy styles print it: no title at all.
+    cite("2601.00001", "Tonnesen HH, Karlsen J, Mostad A, Pedersen U, Rasmussen PB, \nLawesson SO (1983) "
+                       "Acta Chem Scand B 37:179-185")
     assert outbound("2601.00001")[0]["resolution"]["status"] in ("unresolved", "parse_uncertain")
     line = crossref_line("10.3891/acta.chem.scand.37b-0179", "Structural studies of curcuminoids. II. Crystal structure "
                          "of 1,7-bis(4-hydroxyphenyl)-1,6-heptadiene-3,5-dione methanol complex",
