@@ -8,7 +8,6 @@ identifiers, page ranges, how many sentences came before, the comma-delimited pi
 token) are added per position.
 """
 import re
-from functools import lru_cache
 
 from citations.parsing.cues import CUES
 from citations.parsing.identifiers import Identifier
@@ -17,7 +16,7 @@ from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
 
 WINDOW = 3              # neighbours on each side whose own features a token sees
-_LEXICAL_WINDOW = 2     # of those, how far the richer ones (cue, lexicon) reach; word and shape reach WINDOW
+_LEXICAL_WINDOW = 2     # of those, how far the richer ones (shape, cue) reach; the word reaches WINDOW
 _CACHE_LIMIT = 200_000
 _YEAR = re.compile(r"^(1[5-9][0-9][0-9]|20[0-9][0-9])[a-z]?$")
 _ROMAN = re.compile(r"^[IVXLC]+$|^[ivxlc]+$")
@@ -27,7 +26,6 @@ _SHAPE = str.maketrans({**{c: "X" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
                         **{c: "d" for c in "0123456789"}})
 
 
-@lru_cache(maxsize=_CACHE_LIMIT)
 def _shape(text: str) -> str:
     shape = text.translate(_SHAPE)
     if not shape.isascii():
@@ -91,7 +89,7 @@ class Featuriser:
         cached = self._cache.get(text)
         if cached is None:
             own = _own(text, self.lexicon)
-            word = own[:2]                  # the word and its shape
+            word = own[:1]
             shifted = []
             for offset in range(-WINDOW, WINDOW + 1):
                 source = own if abs(offset) <= _LEXICAL_WINDOW else word
@@ -111,7 +109,7 @@ class Featuriser:
         windows = [windowed(t.text) for t in tokens]
         lowers = [t.text.lower() for t in tokens]
         rows = self._places(text, tokens, identifiers, lowers)
-        pairs = self._pairs(tokens, lowers)
+        pairs = self._pairs(lowers)
         last = n - 1
         for k in range(n):
             row = rows[k]
@@ -133,7 +131,7 @@ class Featuriser:
         its place in the string and the words it pairs with; the window's edges are not among them."""
         lowers = [t.text.lower() for t in tokens]
         rows = self._places(text, tokens, identifiers, lowers)
-        for row, pair in zip(rows, self._pairs(tokens, lowers)):
+        for row, pair in zip(rows, self._pairs(lowers)):
             row += pair
         return rows
 
@@ -142,19 +140,14 @@ class Featuriser:
         _add_known_names(tokens, lowers, rows, self.lexicon)
         return rows
 
-    def _pairs(self, tokens: list[Token], lowers: list[str]) -> list[list[str]]:
-        """Each token's word paired with the word before it and with the word after it, and its
-        shape paired with the shape before it."""
+    def _pairs(self, lowers: list[str]) -> list[list[str]]:
+        """Each token's word paired with the word before it and with the word after it."""
         known = self.known
-        shapes = [_shape(t.text) for t in tokens]
         pairs = [[] for _ in lowers]
         for k in range(1, len(lowers)):
             before = "b=" + lowers[k - 1] + "|" + lowers[k]
             if known is None or before in known:
                 pairs[k].append(before)
-            shaped = "sb=" + shapes[k - 1] + "|" + shapes[k]
-            if known is None or shaped in known:
-                pairs[k].append(shaped)
             after = "b+=" + lowers[k - 1] + "|" + lowers[k]
             if known is None or after in known:
                 pairs[k - 1].append(after)
@@ -243,14 +236,12 @@ def _add_known_names(tokens: list[Token], lowers: list[str], context: list[list[
 _BREAKS = {",", ";", "(", ")", "[", "]", "“", "”", "\""}
 _SEG_LENGTH = ["sl=0", "sl=1", "sl=2", "sl=3", "sl=4", "sl=4", "sl=4", "sl=7"]
 _SEG_INDEX = [f"si={i}" for i in range(6)]
-_SEG_FROM_END = [f"se={i}" for i in range(6)]
 
 
 def _add_segments(tokens: list[Token], context: list[list[str]]) -> None:
-    """What the comma-delimited piece a token sits in looks like: its length, its place from the
-    start and from the end, how many of its words are lower case (titles) or abbreviations
-    (journals), whether it holds digits; and how the pieces before and after it read. A title and
-    a journal look alike token by token, and unlike piece by piece."""
+    """What the comma-delimited piece a token sits in looks like: its length, how many of its words
+    are lower case (titles) or abbreviations (journals), whether it holds digits. A title and a
+    journal look alike token by token, and unlike piece by piece."""
     n = len(tokens)
     pieces, start = [], 0
     for k, (t, _, end) in enumerate(tokens):
@@ -263,17 +254,12 @@ def _add_segments(tokens: list[Token], context: list[list[str]]) -> None:
     if start < n:
         pieces.append((start, n))
     described = [_describe(tokens, a, b, index) for index, (a, b) in enumerate(pieces)]
-    last = len(pieces) - 1
     for index, (a, b) in enumerate(pieces):
-        features = described[index] + [_SEG_FROM_END[min(last - index, 5)]]
-        if index < last:
-            features += ["n" + f for f in described[index + 1][2:4]]
+        features = described[index]
+        if index + 1 < len(pieces):
+            features = features + ["n" + f for f in described[index + 1][2:4]]
         else:
-            features.append("nlast")
-        if index:
-            features += ["p" + f for f in described[index - 1][2:4]]
-        else:
-            features.append("pfirst")
+            features = features + ["nlast"]
         for k in range(a, b):
             context[k] += features
 

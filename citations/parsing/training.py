@@ -9,7 +9,7 @@ from citations.parsing.training_data import LabelledString
 
 # L1 (c1) prunes features that do not help, which keeps the model file small; features seen once
 # are dropped before training for the same reason.
-OPTIONS = {"c1": 0.2, "c2": 0.01, "max_iterations": 300, "feature.minfreq": 2,
+OPTIONS = {"c1": 0.1, "c2": 0.01, "max_iterations": 300, "feature.minfreq": 2,
            "feature.possible_transitions": True}
 
 
