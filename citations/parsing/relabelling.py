@@ -168,22 +168,30 @@ def _initials_first(tokens: list[Token], labels: list[str]) -> bool:
 
 def _title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "J. Feder, Fractals, Plenum Press" and "H. Kim, Vortices and Vermas, arXiv:...": with no title
-    labelled, in a list whose names put their initials first, a last comma-parted piece of the
-    authors that holds no initial is no name but the title."""
+    labelled, in a list whose names put their initials first, the comma-parted piece of the authors
+    after the last one with an initial is no name but the title, and what follows it no author
+    ("P. Baudis, CMA-ES/pycma on Github, Zenodo, DOI:...")."""
     if "title" in labels or not _initials_first(tokens, labels):
         return labels
-    end = labels.index("author")
+    first = labels.index("author")
+    end = first
     while end < len(labels) and labels[end] == "author":
         end += 1
-    comma = max((k for k in range(end) if labels[k] == "author" and tokens[k].text == ","), default=None)
-    if comma is None or comma + 1 >= end:
+    commas = [k for k in range(first, end) if tokens[k].text == ","]
+    pieces = [(a + 1, b) for a, b in zip([first - 1] + commas, commas + [end]) if b > a + 1]
+    named = [k for k, (a, b) in enumerate(pieces) if any(_is_initial(tokens, m) for m in range(a, b))]
+    if not named or named[-1] + 1 >= len(pieces):
         return labels
-    piece = [t.text for t in tokens[comma + 1:end]]
-    if (any((len(w) == 1 and w.isupper()) or w in (".", "et", "al", "&") for w in piece)
-            or piece[0] == "and" or not piece[0][:1].isupper() or len(piece) == 2
-            or (end < len(tokens) and tokens[end].text == ".")):
-        return labels              # initials, an abbreviated journal ("Phys."), "et al.", or a given and family name
-    return labels[:comma] + [OTHER] + ["title"] * (end - comma - 1) + labels[end:]
+    a, b = pieces[named[-1] + 1]
+    words = [t.text for t in tokens[a:b]]
+    if (any(w in (".", "et", "al", "&") for w in words) or words[0] == "and" or not words[0][:1].isupper()
+            or len(words) == 2 or (b < len(tokens) and tokens[b].text == ".")):
+        return labels              # an abbreviated journal ("Phys."), "et al.", or a given and family name
+    return labels[:a - 1] + [OTHER] + ["title"] * (b - a) + [OTHER] * (end - b) + labels[end:]
+
+
+def _is_initial(tokens: list[Token], k: int) -> bool:
+    return len(tokens[k].text) == 1 and tokens[k].text.isupper()
 
 
 def _book_before_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:

@@ -199,3 +199,9 @@ def test_a_book_title_before_a_journal_is_the_articles_title_unless_a_book_is_ci
                        "Conf. Ser. 498, 191 (2015)", author="Blies, P.", editor="Pogorelov, N.",
                        booktitle="Numerical Modeling of Plasma Flows", journal="Astron. Soc. Pac. Conf. Ser")
     assert chapter.title is None
+
+
+def test_the_piece_after_the_last_name_is_the_title_and_what_follows_no_author():
+    parsed = _read_as("N. Hansen, Y. Akimoto, and P. Baudis, CMA-ES/pycma on Github, Zenodo, (2019).",
+                      author="N. Hansen, Y. Akimoto, and P. Baudis, CMA-ES/pycma on Github, Zenodo")
+    assert (parsed.authors, parsed.title) == (("N. Hansen", "Y. Akimoto", "P. Baudis"), "CMA-ES/pycma on Github")
