@@ -32,6 +32,6 @@ def parse_references(raws, tagger: Tagger | None = None) -> list[ParsedReference
     raws = list(raws)
     texts = [_text(raw) for raw in raws]
     strings = [(text, tokenise(text), read_identifiers(text)) for text in texts]
-    labels = tagger.labels_of_many(strings)
+    labels = tagger.labels(strings)
     return [build(raw, text, tokens, found, identifiers, PARSER_NAME)
             for raw, (text, tokens, identifiers), found in zip(raws, strings, labels)]

@@ -67,13 +67,12 @@ def _own(text: str, lexicon: Lexicon) -> list[str]:
 
 
 class Featuriser:
-    """Builds the feature lists of strings; with `known`, only features the model has weights for
-    (the others change nothing in tagging, and passing them to CRFsuite is most of its cost)."""
+    """Builds the feature lists of strings (every feature: which ones a model weighs is the
+    decoder's business, decoding.py)."""
 
-    def __init__(self, known: set[str] | None = None, lexicon: Lexicon | None = None, keep: bool = True):
+    def __init__(self, lexicon: Lexicon | None = None, keep: bool = True):
         """keep: whether each text's window features are kept for its next appearance (the
         decoder keeps their weights instead)."""
-        self.known = known
         self._lexicon = lexicon
         self._cache: dict[str, tuple[list[str], ...]] = {}
         self._limit = _CACHE_LIMIT if keep else 0
@@ -93,10 +92,7 @@ class Featuriser:
             shifted = []
             for offset in range(-WINDOW, WINDOW + 1):
                 source = own if abs(offset) <= _LEXICAL_WINDOW else word
-                names = [f"{offset}{f}" for f in source] if offset else own
-                if self.known is not None:
-                    names = [f for f in names if f in self.known]
-                shifted.append(names)
+                shifted.append([f"{offset}{f}" for f in source] if offset else own)
             cached = tuple(shifted)
             if len(self._cache) < self._limit:
                 self._cache[text] = cached
@@ -142,15 +138,10 @@ class Featuriser:
 
     def _pairs(self, lowers: list[str]) -> list[list[str]]:
         """Each token's word paired with the word before it and with the word after it."""
-        known = self.known
         pairs = [[] for _ in lowers]
         for k in range(1, len(lowers)):
-            before = "b=" + lowers[k - 1] + "|" + lowers[k]
-            if known is None or before in known:
-                pairs[k].append(before)
-            after = "b+=" + lowers[k - 1] + "|" + lowers[k]
-            if known is None or after in known:
-                pairs[k - 1].append(after)
+            pairs[k].append("b=" + lowers[k - 1] + "|" + lowers[k])
+            pairs[k - 1].append("b+=" + lowers[k - 1] + "|" + lowers[k])
         return pairs
 
 

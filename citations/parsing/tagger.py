@@ -27,14 +27,10 @@ class Tagger:
         tagger = pycrfsuite.Tagger()
         tagger.open(str(self.path))
         info = tagger.info()
-        self._decoder = Decoder(info, Featuriser({attribute for attribute, _ in info.state_features}, keep=False))
+        self._decoder = Decoder(info, Featuriser(keep=False))
 
-    def labels(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[str]:
-        """The label of each token of one string."""
-        return self._decoder.labels([(text, tokens, identifiers)])[0]
-
-    def labels_of_many(self, strings: list[tuple[str, list[Token], list[Identifier]]]) -> list[list[str]]:
-        """The labels of each string's tokens, for (text, tokens, identifiers) of many strings."""
+    def labels(self, strings: list[tuple[str, list[Token], list[Identifier]]]) -> list[list[str]]:
+        """The labels of each string's tokens, for (text, tokens, identifiers) of each string."""
         return self._decoder.labels(strings)
 
 

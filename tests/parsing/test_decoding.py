@@ -25,7 +25,7 @@ def _crfsuite_labels(strings):
 
 def test_odd_strings_get_crfsuites_labels():
     strings = _strings(ODD)
-    assert shipped().labels_of_many(strings) == _crfsuite_labels(strings)
+    assert shipped().labels(strings) == _crfsuite_labels(strings)
 
 
 @needs_data
@@ -35,8 +35,8 @@ def test_every_held_out_string_gets_crfsuites_labels():
     raws = [s.text for s in load(DATA_DIR).grobid_evaluation] + ODD
     strings = _strings(raws)
     expected = _crfsuite_labels(strings)
-    assert shipped().labels_of_many(strings) == expected
-    assert [shipped().labels(*s) for s in strings[:40]] == expected[:40]
+    assert shipped().labels(strings) == expected
+    assert [shipped().labels([s])[0] for s in strings[:40]] == expected[:40]
 
 
 def test_a_list_is_read_as_each_string_alone():
