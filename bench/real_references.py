@@ -169,7 +169,7 @@ def print_families(rows) -> None:
     for run in runs:
         for row in rows[run]:
             by[row[0]["family"]][run].append(row)
-    for family in sorted(by, key=lambda f: (-len(by[f][runs[0]]), f)):
+    for family in sorted(by, key=lambda f: (-tally(by[f][runs[0]], "title")[1], f)):
         n = tally(by[family][runs[0]], "title")[1]
         if not n:
             continue
@@ -205,7 +205,7 @@ def main():
 
     setup()
     gold = load(args.real, rebuild=args.rebuild_gold)
-    crf_name = "pith-crf" if args.model is None else f"crf:{args.model.name}"
+    crf_name = "pith-crf" if args.model is None else f"crf:{args.model.stem[:12]}"
     readers = {crf_name: crf_reader(args.model)}
     if not args.no_rules:
         readers["pith-rules/1"] = rules_reader
