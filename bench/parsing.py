@@ -59,6 +59,9 @@ def crf_parses(model_path, texts):
 def train_fold(args):
     """Train one fold's model in a worker process; returns its path."""
     data_dir, folds, fold, workdir, iterations = args
+    path = Path(workdir) / f"fold-{fold}.crfsuite"
+    if path.is_file():         # --models DIR kept from an earlier run of the same features
+        return str(path)
     setup()
     from citations.parsing.datasets import fold_of, load
     from citations.parsing.training import train
@@ -68,7 +71,6 @@ def train_fold(args):
         strings = sets.grobid_corpus
     else:
         strings = [s for s in sets.grobid_corpus + sets.anystyle if fold_of(s, folds) != fold]
-    path = Path(workdir) / f"fold-{fold}.crfsuite"
     train(strings, path, {"max_iterations": iterations} if iterations else None)
     return str(path)
 
@@ -222,6 +224,9 @@ def main():
     parser.add_argument("--data-dir", type=Path, default=DATA)
     parser.add_argument("--examples", type=int, default=0, help="print up to N errors per field of the CRF")
     parser.add_argument("--no-refextract", action="store_true")
+    parser.add_argument("--models", type=Path, default=None,
+                        help="keep the fold models in this folder and reuse those already there (the same "
+                             "features, folds and iterations: only what reads their labels changed)")
     args = parser.parse_args()
     folds = 3 if args.quick else args.folds
     setup()
@@ -238,7 +243,9 @@ def main():
     results, examples = {}, defaultdict(list)
 
     started = time.time()
-    with tempfile.TemporaryDirectory() as workdir, ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    with tempfile.TemporaryDirectory() as scratch, ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        workdir = args.models or scratch
+        Path(workdir).mkdir(parents=True, exist_ok=True)
         jobs = [(args.data_dir, folds, fold, workdir, args.iterations) for fold in [None] + list(range(folds))]
         models = dict(zip([None] + list(range(folds)), pool.map(train_fold, jobs)))
         print(f"trained {len(models)} models in {time.time() - started:.0f} s ({args.jobs} at a time)")
