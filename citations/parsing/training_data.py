@@ -87,8 +87,11 @@ def read_grobid(path: Path, source: str) -> list[LabelledString]:
             segments.append((text, OTHER if tag == "lb" else grobid_label(tag, child.attrib, text)))
             segments.append((child.tail or "", OTHER))
         if not any(label == "title" for _, label in segments):
-            # A book or proceedings cited whole: its title is the work's title, as in AnyStyle.
-            segments = [(text, "title" if label == "booktitle" else label) for text, label in segments]
+            # A book or proceedings cited whole: its title is the work's title, as in AnyStyle. One
+            # introduced by "in" is where an unnamed part of it appeared ("M. Luban, in Phase
+            # Transitions and Critical Phenomena, Vol. 5A"): its container, as fields.build reads it.
+            segments = [(text, "title" if label == "booktitle" and not _introduced_by_in(segments, k) else label)
+                        for k, (text, label) in enumerate(segments)]
         labelled = _labelled(source, segments)
         if labelled:
             found.append(labelled)
@@ -107,6 +110,12 @@ def read_anystyle(path: Path) -> list[LabelledString]:
         if labelled:
             found.append(labelled)
     return found
+
+
+def _introduced_by_in(segments: list[tuple[str, str]], k: int) -> bool:
+    """Whether the text just before segment k ends with "in" or "in:" (whatever the case)."""
+    before = "".join(text for text, _ in segments[max(0, k - 2):k]).split()
+    return bool(before) and before[-1].lower().rstrip(":") == "in"
 
 
 # Words that introduce a field rather than belong to it.
@@ -156,7 +165,9 @@ _ISSUE_CUES = {"no", "No", "NO", "nr", "Nr", "issue", "Issue", "n", "num", "Heft
 
 
 def _split_issue(words, labels, start, end):
-    """AnyStyle's volume holds the issue too ("36(3)", "36, no. 9"): the issue is labelled apart, as in GROBID."""
+    """AnyStyle's volume holds the issue too ("36(3)", "36, no. 9"), and at times the pages after a colon
+    ("175(7):4769–76", "51:197–204"): each is labelled apart, as in GROBID."""
+    _split_pages(words, labels, start, end)
     for k in range(start, end - 2):
         if words[k] == "(" and words[k + 2] == ")" and words[k + 1].isalnum():
             labels[k], labels[k + 1], labels[k + 2] = OTHER, "issue", OTHER
@@ -169,6 +180,27 @@ def _split_issue(words, labels, start, end):
             for m in range(first, end):
                 labels[m] = "issue" if m > k and words[m].isalnum() else OTHER
             return
+
+
+_DASHES = {"-", "–", "—"}
+
+
+def _split_pages(words, labels, start, end):
+    """The pages after the colon of a volume run: a range ("197–204") or an article number of three digits
+    or more ("044005"); "33:3" is a volume and its issue, left to the tagger's convention for the issue."""
+    colon = next((k for k in range(start + 1, end - 1) if words[k] == ":" and words[k + 1][:1].isdigit()), None)
+    if colon is None:
+        return
+    last = colon + 1
+    while last + 2 < end and words[last + 1] in _DASHES and words[last + 2].isalnum():
+        last += 2
+    if last == colon + 1 and len(words[last]) < 3:
+        return
+    labels[colon] = OTHER
+    for k in range(colon + 1, last + 1):
+        labels[k] = "pages"
+    for k in range(last + 1, end):
+        labels[k] = OTHER
 
 
 def _trim(words, labels, start, end, glued):
