@@ -1,7 +1,8 @@
-"""Benchmark: the CRF reference parser (citations.parsing, pith-crf/3) next to the rule parser
+"""Benchmark: the CRF reference parser (citations.parsing, pith-crf/4) next to the rule parser
 (pith-rules/1) and refextract, field by field, on labelled reference strings.
 
     python bench/parsing.py [--quick] [--folds 10] [--jobs 1] [--data-dir /work/shared/data] [--examples N]
+                            [--models DIR]
 
 Sets (see citations/parsing/datasets.py for the de-duplication: GROBID corpus strings equal to an
 evaluation string are dropped, and folds are drawn by the string so copies never straddle a split):
