@@ -138,15 +138,17 @@ def _after_in(tokens: list[Token], span: tuple[int, int]) -> bool:
 
 
 def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifiers: list[Identifier],
-          parser: str | None = None, guess_year: bool = True) -> ParsedReference:
-    """The ParsedReference that labelled tokens describe (guess_year: with no date labelled, a
-    year-like number elsewhere; never for gold labels)."""
-    spans = runs(tokens, relabel(tokens, labels))
+          parser: str | None = None, gold: bool = False) -> ParsedReference:
+    """The ParsedReference that labelled tokens describe. The tagger's labels are corrected by the
+    label rules (relabelling.py) and, with no date labelled, a year-like number elsewhere is taken;
+    gold labels (gold=True) are read as they are: a rule applied to the gold too would hide its own
+    mistakes from the scores."""
+    spans = runs(tokens, labels if gold else relabel(tokens, labels))
     _bracketed_group(tokens, spans)
     _journal_abbreviation_in_authors(tokens, spans)
     names = _people(text, tokens, spans, "author")
     editors = _people(text, tokens, spans, "editor")
-    year, month = _year_and_month(text, tokens, spans, guess_year)
+    year, month = _year_and_month(text, tokens, spans, guess=not gold)
     title = _field(text, tokens, spans, "title")
     if title is None and "booktitle" in spans and "journal" not in spans and not _after_in(tokens, spans["booktitle"][0]):
         # A book or proceedings cited whole is its own title (as the training labels have it).

@@ -39,7 +39,7 @@ def value(parsed: ParsedReference, name: str):
 def gold(string: LabelledString) -> ParsedReference:
     """The fields a labelled string's labels describe."""
     return build(string.text, string.text, string.tokens, string.labels, read_identifiers(string.text),
-                 guess_year=False)
+                 gold=True)
 
 
 def gold_dois(string: LabelledString) -> set[str]:
