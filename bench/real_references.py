@@ -163,7 +163,7 @@ def print_totals(rows, seconds) -> None:
 
 def print_families(rows) -> None:
     runs = list(rows)
-    print(f"\ntitle exact (~0.9) per style family, n = entries with a printed title")
+    print("\ntitle exact (~0.9) per style family, n = entries with a printed title")
     print(f"{'family':<34}{'n':>5}" + "".join(f"{name[:9] + '/' + source:>20}" for name, source in runs))
     by = defaultdict(lambda: defaultdict(list))
     for run in runs:

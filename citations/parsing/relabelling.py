@@ -281,7 +281,7 @@ def _collaboration_in_brackets(tokens: list[Token], labels: list[str]) -> list[s
     found = _title_run(labels)
     if found is None:
         return labels
-    i, j = found
+    i = found[0]
     text = [t.text for t in tokens]
     if i < 2 or text[i - 1] != "(" or not (labels[i - 2] == "author" or text[i - 3:i - 1] == ["al", "."]):
         return labels
@@ -405,7 +405,7 @@ def _name_before_a_colon_opening_a_title(tokens: list[Token], labels: list[str])
     found = _title_run(labels)
     if found is None:
         return labels
-    i, j = found
+    i = found[0]
     text = [t.text for t in tokens]
     if i < 2 or text[i - 1] != ":" or labels[i - 1] != OTHER:
         return labels
