@@ -6,7 +6,7 @@ from citations.parsing.identifiers import Identifier
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.names import split_names
 from citations.parsing.parser import ParsedReference
-from citations.parsing.relabelling import YEAR, relabel
+from citations.parsing.relabelling import YEAR, introducing_in, relabel
 from citations.parsing.tokens import Token
 
 _MONTH = re.compile(r"[A-Za-z]+")
@@ -131,27 +131,24 @@ def _year_and_month(text, tokens, spans, guess: bool) -> tuple[int | None, int |
     return bracketed or year, month
 
 
-def _after_in(tokens: list[Token], span: tuple[int, int]) -> bool:
-    """Whether "In" (or "in:") introduces a run: then it is where the work appeared."""
-    before = [t.text.lower() for t in tokens[max(0, span[0] - 2):span[0]]]
-    return "in" in before
-
-
 def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifiers: list[Identifier],
           parser: str | None = None, gold: bool = False) -> ParsedReference:
     """The ParsedReference that labelled tokens describe. The tagger's labels are corrected by the
     label rules (relabelling.py) and, with no date labelled, a year-like number elsewhere is taken;
     gold labels (gold=True) are read as they are: a rule applied to the gold too would hide its own
     mistakes from the scores."""
-    spans = runs(tokens, labels if gold else relabel(tokens, labels))
+    labels = labels if gold else relabel(tokens, labels)
+    spans = runs(tokens, labels)
     _bracketed_group(tokens, spans)
     _journal_abbreviation_in_authors(tokens, spans)
     names = _people(text, tokens, spans, "author")
     editors = _people(text, tokens, spans, "editor")
     year, month = _year_and_month(text, tokens, spans, guess=not gold)
     title = _field(text, tokens, spans, "title")
-    if title is None and "booktitle" in spans and "journal" not in spans and not _after_in(tokens, spans["booktitle"][0]):
-        # A book or proceedings cited whole is its own title (as the training labels have it).
+    if (title is None and "booktitle" in spans and "journal" not in spans
+            and introducing_in(tokens, labels, spans["booktitle"][0][0]) is None):
+        # A book or proceedings cited whole is its own title (as the training labels have it); one
+        # "in" introduces is where an untitled work appeared.
         title = _field(text, tokens, spans, "booktitle")
         del spans["booktitle"]
     container = next((_field(text, tokens, spans, c) for c in ("journal", "booktitle", "series") if c in spans), None)

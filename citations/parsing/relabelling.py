@@ -17,7 +17,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _year_inside_a_titles_opening, _collaboration_in_brackets, _names_opening_a_title,
                  _author_list_tail_opening_a_title, _family_name_opening_a_title, _title_read_as_the_last_author,
                  _book_before_a_journal, _book_read_as_a_journal, _name_before_a_colon_opening_a_title,
-                 _quoted_title, _title_edges, _year_read_as_a_number):
+                 _quoted_title, _title_edges, _book_after_in, _year_read_as_a_number):
         labels = rule(tokens, labels)
     return labels
 
@@ -468,3 +468,36 @@ def _book_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]
     if "journal" in labels[j:] or "publisher" not in labels[j:]:
         return labels
     return labels[:i] + ["title"] * (j - i) + labels[j:]
+
+
+_INSIDE_A_BOOKS_NAMING = {OTHER, "editor", "series", "booktitle", "volume", "date", "place", "publisher"}
+
+
+def introducing_in(tokens: list[Token], labels: list[str], start: int) -> int | None:
+    """The place of the "in" that introduces the run at start as where the work appeared, directly
+    ("In Proc. ...", "in: ...") or across the editors, series and volume naming the book before its
+    title ("in Usuda T., eds, AIP Conference Series Vol. 1158, Exoplanets ..."); None if none does."""
+    for k in range(start - 1, -1, -1):
+        if tokens[k].text.lower() == "in":
+            return k
+        if labels[k] not in _INSIDE_A_BOOKS_NAMING:
+            return None
+    return None
+
+
+def _book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Mamajek E. E., 2009, in Usuda T., Tamura M., Ishii M., eds, American Institute of Physics
+    Conference Series Vol. 1158, Exoplanets and Disks: Their Formation and Diversity. pp 3-10": with no
+    title before "in", what follows "in" names where the work appeared, the book or proceedings, and
+    the title read there is that book's: the style prints no title of the work itself. A capitalised
+    "In" straight before the title may be the title's own first word ("In Search of Lost Time")."""
+    found = _title_run(labels)
+    if found is None:
+        return labels
+    i, j = found
+    k = introducing_in(tokens, labels, i)
+    if k is None or "author" not in labels[:k]:
+        return labels
+    if k == i - 1 and (tokens[k].text == "In" or not tokens[i].text[:1].isupper()):
+        return labels
+    return labels[:i] + ["booktitle"] * (j - i) + labels[j:]

@@ -362,3 +362,21 @@ def test_a_journal_its_publisher_follows_is_a_book_cited_whole():
     kept = _read_as("M. Shone, Circuits Systems Signal Process 4, 89 (Birkhäuser, 1985).", author="M. Shone",
                     journal="Circuits Systems Signal Process", volume="4", pages="89", publisher="Birkhäuser")
     assert (kept.title, kept.container) == (None, "Circuits Systems Signal Process")
+
+
+def test_what_follows_in_names_the_book_not_the_works_title():
+    parsed = _read_as("Mamajek E. E., 2009, in Usuda T., Ishii M., eds, American Institute of Physics Conference Series "
+                      "Vol. 1158, Exoplanets and Disks: Their Formation and Diversity. pp 3-10", author="Mamajek E. E.",
+                      date="2009", editor="Usuda T., Ishii M.", series="American Institute of Physics Conference Series",
+                      volume="1158", title="Exoplanets and Disks: Their Formation and Diversity", pages="3-10")
+    assert (parsed.title, parsed.container) == (None, "Exoplanets and Disks: Their Formation and Diversity")
+    physics = _read_as("L. Prandtl, in Verhandlungen des III. Int. Math. Kongr., Heidelberg, 1904, pp. 484–491.",
+                       author="L. Prandtl", title="Verhandlungen des III. Int. Math. Kongr", place="Heidelberg",
+                       date="1904", pages="484–491")
+    assert (physics.title, physics.container) == (None, "Verhandlungen des III. Int. Math. Kongr")
+    # A title that opens with "In" is the work's, and so is a title before "In".
+    for text, author, title in (
+            ("Marcel Proust. In Search of Lost Time. Vintage, 1996.", "Marcel Proust", "Search of Lost Time"),
+            ("J. Beck. Distributive laws. In Seminar on Triples, pages 119–140. Springer, 1966.", "J. Beck",
+             "Distributive laws")):
+        assert _read_as(text, author=author, title=title).title is not None
