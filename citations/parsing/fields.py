@@ -3,10 +3,11 @@ import re
 
 from citations.parsing.cues import MONTHS
 from citations.parsing.identifiers import Identifier
+from citations.parsing.label_runs import YEAR
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.names import split_names
 from citations.parsing.parser import ParsedReference
-from citations.parsing.relabelling import YEAR, introducing_in, relabel
+from citations.parsing.relabelling import introducing_in, relabel
 from citations.parsing.tokens import Token
 
 _MONTH = re.compile(r"[A-Za-z]+")

@@ -3,20 +3,26 @@ not: each rule names the convention, and `relabel` applies them all, in order, b
 become fields (fields.py)."""
 import re
 
-from citations.parsing.cues import CUES
+from citations.parsing.author_rules import (
+    author_list_tail_opening_a_title,
+    collaboration_in_brackets,
+    family_name_opening_a_title,
+    name_before_a_colon_opening_a_title,
+    names_opening_a_title,
+    organisation_opening_a_title,
+    title_read_as_the_last_author,
+)
+from citations.parsing.label_runs import YEAR, title_run
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
-from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
-
-YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|20[0-9][0-9])(?![0-9])")
 
 
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
-    for rule in (_named_document_title, _organisation_opening_a_title, _lettered_year_opening_a_title,
-                 _year_inside_a_titles_opening, _collaboration_in_brackets, _names_opening_a_title,
-                 _author_list_tail_opening_a_title, _family_name_opening_a_title, _title_read_as_the_last_author,
-                 _book_before_a_journal, _book_read_as_a_journal, _name_before_a_colon_opening_a_title,
+    for rule in (_named_document_title, organisation_opening_a_title, _lettered_year_opening_a_title,
+                 _year_inside_a_titles_opening, collaboration_in_brackets, names_opening_a_title,
+                 author_list_tail_opening_a_title, family_name_opening_a_title, title_read_as_the_last_author,
+                 _book_before_a_journal, _book_read_as_a_journal, name_before_a_colon_opening_a_title,
                  _quoted_title, _title_edges, _book_after_in, _year_read_as_a_number):
         labels = rule(tokens, labels)
     return labels
@@ -93,16 +99,6 @@ _PART_NUMERAL = re.compile(r"[IVX]{1,4}")
 _RANGE_DASHES = {"-", "–", "—"}
 
 
-def _title_run(labels: list[str]) -> tuple[int, int] | None:
-    if "title" not in labels:
-        return None
-    i = labels.index("title")
-    j = i
-    while j < len(labels) and labels[j] == "title":
-        j += 1
-    return i, j
-
-
 _TITLE_OPENINGS = {"the", "a", "an", "on", "in", "of", "from", "to", "towards", "toward", "for", "and", "at"}
 
 
@@ -111,7 +107,7 @@ def _year_inside_a_titles_opening(tokens: list[Token], labels: list[str]) -> lis
     (1957) Relative importance...", "Fukuda & Yata 1991 A new species...", "1871 Monographie de...")
     is the reference's date, and the names before it are its authors: a title does not open with
     who wrote it and when."""
-    found = _title_run(labels) if "date" not in labels else None
+    found = title_run(labels) if "date" not in labels else None
     if found is None:
         return labels
     i, j = found
@@ -131,71 +127,6 @@ def _year_inside_a_titles_opening(tokens: list[Token], labels: list[str]) -> lis
     labels[k - opened:after] = [OTHER] * (after - k + opened)
     labels[k] = "date"
     return labels
-
-
-def _family_name_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Z. Guo, N. Ohta, and S. Tsujikawa Realizing scale-invariant...": in a list whose names put
-    the initials first, a last name of initials alone is missing its family name, and the capitalised
-    word after it is that, though no comma parts it from the title ("Murakami K. Endoscopic..." and
-    "Green, B. Renovation..." put the family name first, and are left alone)."""
-    found = _title_run(labels)
-    if found is None:
-        return labels
-    i, j = found
-    if j - i < 3 or i < 2 or not (tokens[i].text[:1].isupper() and tokens[i].text.isalpha()):
-        return labels
-    stop = i - 1 if tokens[i - 1].text == "." and labels[i - 1] == OTHER else i    # the last initial's
-    k = stop - 1
-    if labels[k] != "author":
-        return labels
-    initials = 0
-    while k >= 0 and labels[k] == "author" and tokens[k].text not in (",", ";", "&", "and"):
-        word = tokens[k].text
-        if word == "." or word == "-":
-            pass
-        elif len(word) == 1 and word.isupper():
-            initials += 1
-        else:
-            return labels
-        k -= 1
-    if not initials or not _initials_first(tokens, labels):     # not "Green, B.", whose family comes first
-        return labels
-    return labels[:stop] + ["author"] * (i + 1 - stop) + labels[i + 1:]
-
-
-def _initials_first(tokens: list[Token], labels: list[str]) -> bool:
-    """Whether the author list puts each name's initials first ("Z. Guo, ..."), not its family name."""
-    first = labels.index("author") if "author" in labels else None
-    return (first is not None and len(tokens[first].text) == 1 and tokens[first].text.isupper()
-            and first + 1 < len(tokens) and tokens[first + 1].text == ".")
-
-
-def _title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "J. Feder, Fractals, Plenum Press" and "H. Kim, Vortices and Vermas, arXiv:...": with no title
-    labelled, in a list whose names put their initials first, the comma-parted piece of the authors
-    after the last one with an initial is no name but the title, and what follows it no author
-    ("P. Baudis, CMA-ES/pycma on Github, Zenodo, DOI:...")."""
-    if "title" in labels or not _initials_first(tokens, labels):
-        return labels
-    first = labels.index("author")
-    end = first
-    while end < len(labels) and labels[end] == "author":
-        end += 1
-    commas = [k for k in range(first, end) if tokens[k].text == ","]
-    pieces = [(a + 1, b) for a, b in zip([first - 1] + commas, commas + [end]) if b > a + 1]
-    named = [k for k, (a, b) in enumerate(pieces) if any(_is_initial(tokens, m) for m in range(a, b))]
-    if not named or named[-1] + 1 >= len(pieces):
-        return labels
-    a, b = pieces[named[-1] + 1]
-    words = [t.text for t in tokens[a:b]]
-    if (any(w in (".", "et", "al", "&") for w in words) or words[0] == "and" or not words[0][:1].isupper()
-            or len(words) == 2 or (b < len(tokens) and tokens[b].text == ".")):
-        return labels              # an abbreviated journal ("Phys."), "et al.", or a given and family name
-    return labels[:a - 1] + [OTHER] + ["title"] * (b - a) + [OTHER] * (end - b) + labels[end:]
-
-
-def _is_initial(tokens: list[Token], k: int) -> bool:
-    return len(tokens[k].text) == 1 and tokens[k].text.isupper()
 
 
 def _book_before_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
@@ -221,7 +152,7 @@ def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:
     the Wake of Chaos") and the rest of a number cut at its dot ("Introducing GPT-5.4"). And a year
     closing the title after a comma, where no date is labelled, is the date ("Sticky PDMP samplers for
     sparse and local inference problems, 2021. arXiv:...")."""
-    found = _title_run(labels)
+    found = title_run(labels)
     if found is None:
         return labels
     i, j = found
@@ -253,7 +184,7 @@ _INSIDE_A_QUOTED_TITLE = {"title", OTHER, "date", "volume", "pages", "issue"}
 def _quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "“5G evolution: A view on ... release 15,” IEEE access": a title its style prints in quotes is
     all of the quoted text, numbers and dates in it included, less the punctuation closing it."""
-    found = _title_run(labels)
+    found = title_run(labels)
     if found is None:
         return labels
     i, j = found
@@ -273,186 +204,6 @@ def _quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
     labels = list(labels)
     labels[opening + 1:end] = ["title"] * (end - opening - 1)
     return labels
-
-
-def _collaboration_in_brackets(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "G. Aad et al. (ATLAS), Phys. Rev. D 101" and "M. Robotkova (STAR), SciPost": a name in brackets
-    right after the authors is their collaboration, not the title."""
-    found = _title_run(labels)
-    if found is None:
-        return labels
-    i = found[0]
-    text = [t.text for t in tokens]
-    if i < 2 or text[i - 1] != "(" or not (labels[i - 2] == "author" or text[i - 3:i - 1] == ["al", "."]):
-        return labels
-    closing = next((k for k in range(i, min(i + 5, len(text))) if text[k] == ")"), None)
-    if (closing is None or not all(w[:1].isupper() or w in ("-", "/") for w in text[i:closing])
-            or (closing + 1 < len(text) and text[closing + 1] not in (",", ".", ";", ":"))):
-        return labels              # "신체 자각(Body Awareness)을 토대로...": the bracket is inside the title
-    labels = list(labels)
-    labels[i:closing] = ["author"] * (closing - i)
-    labels[closing] = OTHER
-    return labels
-
-
-_NAME_PIECE_WORDS = {".", "-", "and", "&"}
-
-
-def _names_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "B. Blok, Yu. Dokshitser, L. Frankfurt and M. Strikman, pQCD physics...": in a list whose names
-    put the initials first, a title does not open with more such names ending at a comma: they are
-    the last authors."""
-    found = _title_run(labels)
-    if found is None or not _initials_first(tokens, labels):
-        return labels
-    i, j = found
-    if i == 0 or labels[i - 1] not in ("author", OTHER) or "author" not in labels[:i]:
-        return labels
-    text = [t.text for t in tokens]
-    comma = next((k for k in range(i, j) if text[k] == ","), None)
-    if comma is None or comma - i < 3:
-        return labels
-    words = text[i:comma]
-    initials = sum(1 for k in range(i, comma - 1) if text[k + 1] == "." and len(text[k]) <= 2 and text[k][:1].isupper())
-    if (not initials or not (len(words[0]) <= 2 and words[0][:1].isupper() and words[1] == ".")
-            or any(not (w in _NAME_PIECE_WORDS or w[:1].isupper()) for w in words)):
-        return labels
-    labels = list(labels)
-    labels[i:comma] = ["author"] * (comma - i)
-    labels[comma] = OTHER
-    return labels
-
-
-# Lower-case words inside personal names ("Frank van der Meulen"), and the words closing a list.
-_NAME_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "da", "di", "du", "dos", "das", "la", "le",
-                   "ten", "ter", "bin", "ibn", "al", "y"}
-_LIST_ENDINGS = {"and", "&", "others", "other", "contributors", "et", "al"}
-
-
-def _author_list_tail_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Joris Bierkens, Sebastiano Grazzi, Frank van der Meulen, and Moritz Schauer. Sticky PDMP
-    samplers...": in a list of given names first, which ends at a full stop, the authors do not stop at
-    a comma: names from there to the first full stop, closed by "and" or "et al.", are the last authors
-    (a particle such as "van der" is where the tagger tends to stop)."""
-    found = _title_run(labels)
-    if found is None or "author" not in labels:
-        return labels
-    i, j = found
-    text = [t.text for t in tokens]
-    first = labels.index("author")
-    if (i < 2 or text[i - 1] != "," or labels[i - 2] != "author" or first + 1 >= len(text)
-            or not text[first][:1].isupper() or len(text[first]) < 2 or not text[first + 1][:1].isupper()):
-        return labels              # not "..., Name, Title": or a list of family names first ("Cai, T. T.")
-    stop = next((k for k in range(i + 1, j) if text[k] == "." and len(text[k - 1]) > 1
-                 and (k + 1 == len(text) or tokens[k + 1].start > tokens[k].end)), None)
-    if stop is None or j - stop < 3:
-        return labels
-    names, name, closed = [], [], False
-    for word in text[i:stop] + [","]:
-        if word in (",", "and", "&"):
-            if name:
-                names.append(name)
-            name = []
-            closed = closed or word != ","
-        elif word in _LIST_ENDINGS:
-            closed = True
-            name.append(word)
-        elif word[:1].isupper() or word in _NAME_PARTICLES or word in (".", "-"):
-            name.append(word)
-        else:
-            return labels
-    plain = [n for n in names if not set(n) & _LIST_ENDINGS]
-    if not closed or not plain or any(not 2 <= len([w for w in n if w not in (".", "-")]) <= 5 for n in plain):
-        return labels
-    return labels[:i] + ["author"] * (stop - i) + [OTHER] + labels[stop + 1:]
-
-
-_NAME_CONNECTORS = {"of", "for", "and", "on", "the", "de", "&", "/", "-"}
-
-
-def _organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Python Software Foundation. asyncio: Asynchronous I/O in CPython." and "The Cancer Genome Atlas
-    Research Network. Comprehensive molecular characterization...": with no author labelled, a short
-    sentence of capitalised words opening the reference, read as the title with more title after it,
-    is the organisation that wrote it (styles print the authors first, a title never opens with a
-    sentence of its own before more title)."""
-    if "author" in labels or "title" not in labels:
-        return labels
-    start = labels.index("title")
-    text = [t.text for t in tokens]
-    if any(t[:1].isalnum() for t in text[:start]) or not text[start][:1].isupper():
-        return labels
-    stop = next((k for k in range(start + 1, min(start + 10, len(text)))
-                 if text[k] == "." and len(text[k - 1]) > 1 and text[k - 1].lower() not in CUES
-                 and (k + 1 == len(text) or tokens[k + 1].start > tokens[k].end)), None)
-    if stop is None or stop + 2 >= len(text) or "title" not in labels[stop + 1:stop + 3]:
-        return labels
-    words = text[start:stop]
-    if any(labels[k] not in ("title", OTHER) for k in range(start, stop)) or not all(
-            (w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS) and not YEAR.fullmatch(w) for w in words):
-        return labels              # "Programa Sectorial de Salud 2007-2012. Secretaría de Salud.": a dated title
-    return labels[:start] + ["author"] * (stop - start) + [OTHER] + labels[stop + 1:]
-
-
-_HEAD_LABELS = {"author", "volume", "note", OTHER}
-
-
-def _name_before_a_colon_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "..., and Luke Zettlemoyer. LLM.int8(): 8-bit matrix multiplication..." and "J. Tang, GLM: General
-    language model pretraining...": the name of a method, program or model before a colon opens the
-    title, though the tagger read it as the last author or a volume (a name is never cut from its
-    given names or initials by a colon: "Tang, J.: Title" keeps its initials)."""
-    found = _title_run(labels)
-    if found is None:
-        return labels
-    i = found[0]
-    text = [t.text for t in tokens]
-    if i < 2 or text[i - 1] != ":" or labels[i - 1] != OTHER:
-        return labels
-    head = i - 1
-    while head > 0 and not (text[head - 1] in (",", ";") or (
-            text[head - 1] == "." and head < len(tokens) and tokens[head].start > tokens[head - 1].end)):
-        head -= 1
-    if head >= 2 and text[head - 1] == "." and _is_initial(tokens, head - 2) and _initials_first(tokens, labels):
-        head += 1                  # "D. Durr & S. Teufel Bohmian Mechanics: ...": the initial's family name
-    words = [w for w in text[head:i - 1] if w.isalpha()]
-    lexicon = shipped_lexicon()
-    one_word = all(tokens[k].end == tokens[k + 1].start for k in range(head, i - 2))
-    if (("author" not in labels[:head] and not one_word)
-            or (head and text[head - 1] in (",", ";") and _looks_like_the_name_before(text, head))):
-        return labels              # "Topol EJ: TARGET..." ("AOP-Wiki: Adverse..." is one word), "Sprent J: ..."
-    if (not words or i - 1 - head > 6 or any(labels[k] not in _HEAD_LABELS for k in range(head, i - 1))
-            or any(w.lower() in _LIST_ENDINGS for w in words)
-            or all(len(w) == 1 for w in words)                       # initials: "Tang, J.: Title"
-            or all(w.lower() in lexicon.words["first"] or w.lower() in lexicon.words["family"]
-                   for w in words if len(w) > 1)):
-        return labels
-    labels = list(labels)
-    labels[head:i - 1] = ["title"] * (i - 1 - head)
-    labels[i - 1] = "title"
-    return labels
-
-
-def _shape_of_name(words: list[str]) -> str:
-    """A name's words by kind: I an initial or initials ("J", "JL"), X a capitalised word, x lower case."""
-    shape, joined = "", False
-    for word in words:
-        if word.isalpha() and not joined:          # "Sanchez-Margalet" is one word
-            shape += "I" if len(word) <= 3 and word.isupper() else "X" if word[0].isupper() else "x"
-        elif word == "(":
-            break
-        joined = word == "-"
-    return shape[:2]
-
-
-def _looks_like_the_name_before(text: list[str], head: int) -> bool:
-    """Whether the words from head to the colon are written as the name before them is ("Nelson MC,
-    Juguilon H:"; "J. Tang, GLM:" is not)."""
-    colon = text.index(":", head)
-    start = head - 1
-    while start > 0 and text[start - 1] not in (",", ";"):
-        start -= 1
-    return _shape_of_name(text[head:colon]) == _shape_of_name(text[start:head - 1])
 
 
 def _book_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
@@ -491,7 +242,7 @@ def _book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:
     title before "in", what follows "in" names where the work appeared, the book or proceedings, and
     the title read there is that book's: the style prints no title of the work itself. A capitalised
     "In" straight before the title may be the title's own first word ("In Search of Lost Time")."""
-    found = _title_run(labels)
+    found = title_run(labels)
     if found is None:
         return labels
     i, j = found
