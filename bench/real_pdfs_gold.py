@@ -41,7 +41,6 @@ import json
 import random
 import re
 import sys
-import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,16 +53,17 @@ FIELDS = ("title", "year", "first_author", "authors", "container", "volume", "pa
 GOLD_NAME = "fields.json"
 
 
-def soft(text: str | None) -> str:
-    """Lower case, letters and digits only (accents dropped, ligatures undone)."""
-    text = unicodedata.normalize("NFKD", text or "")
-    return "".join(c for c in text.casefold() if c.isalnum() and not unicodedata.combining(c))
-
-
 def words(text: str | None) -> list[str]:
-    text = unicodedata.normalize("NFKD", text or "")
-    text = "".join(c for c in text.casefold() if not unicodedata.combining(c))
-    return re.findall(r"[^\W_]+", text)
+    """The words of a text in the form titles are compared in (citations.parsing.text.comparable_title:
+    case-folded, accents dropped, ligatures undone, punctuation gone)."""
+    from citations.parsing.text import comparable_title
+
+    return comparable_title(text or "").split()
+
+
+def soft(text: str | None) -> str:
+    """Lower case, letters and digits only: the words run together."""
+    return "".join(words(text))
 
 
 def _words_at(needle: list[str], hay: list[str], start: int = 0) -> int:
