@@ -2,7 +2,7 @@
 the wrong place: an organisation, a collaboration, the last names of a list, a program's name before
 a colon. `relabel` (relabelling.py) applies them, in its order."""
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import YEAR, initials_first, is_initial, title_run
+from citations.parsing.label_runs import YEAR, first_run, initials_first, is_initial
 from citations.parsing.labels import OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
@@ -13,7 +13,7 @@ def family_name_opening_a_title(tokens: list[Token], labels: list[str]) -> list[
     the initials first, a last name of initials alone is missing its family name, and the capitalised
     word after it is that, though no comma parts it from the title ("Murakami K. Endoscopic..." and
     "Green, B. Renovation..." put the family name first, and are left alone)."""
-    found = title_run(labels)
+    found = first_run(labels, "title")
     if found is None:
         return labels
     i, j = found
@@ -45,10 +45,7 @@ def title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> lis
     ("P. Baudis, CMA-ES/pycma on Github, Zenodo, DOI:...")."""
     if "title" in labels or not initials_first(tokens, labels):
         return labels
-    first = labels.index("author")
-    end = first
-    while end < len(labels) and labels[end] == "author":
-        end += 1
+    first, end = first_run(labels, "author")
     commas = [k for k in range(first, end) if tokens[k].text == ","]
     pieces = [(a + 1, b) for a, b in zip([first - 1] + commas, commas + [end]) if b > a + 1]
     named = [k for k, (a, b) in enumerate(pieces) if any(is_initial(tokens, m) for m in range(a, b))]
@@ -65,7 +62,7 @@ def title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> lis
 def collaboration_in_brackets(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "G. Aad et al. (ATLAS), Phys. Rev. D 101" and "M. Robotkova (STAR), SciPost": a name in brackets
     right after the authors is their collaboration, not the title."""
-    found = title_run(labels)
+    found = first_run(labels, "title")
     if found is None:
         return labels
     i = found[0]
@@ -89,7 +86,7 @@ def names_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "B. Blok, Yu. Dokshitser, L. Frankfurt and M. Strikman, pQCD physics...": in a list whose names
     put the initials first, a title does not open with more such names ending at a comma: they are
     the last authors."""
-    found = title_run(labels)
+    found = first_run(labels, "title")
     if found is None or not initials_first(tokens, labels):
         return labels
     i, j = found
@@ -121,7 +118,7 @@ def author_list_tail_opening_a_title(tokens: list[Token], labels: list[str]) -> 
     samplers...": in a list of given names first, which ends at a full stop, the authors do not stop at
     a comma: names from there to the first full stop, closed by "and" or "et al.", are the last authors
     (a particle such as "van der" is where the tagger tends to stop)."""
-    found = title_run(labels)
+    found = first_run(labels, "title")
     if found is None or "author" not in labels:
         return labels
     i, j = found
@@ -189,7 +186,7 @@ def name_before_a_colon_opening_a_title(tokens: list[Token], labels: list[str]) 
     language model pretraining...": the name of a method, program or model before a colon opens the
     title, though the tagger read it as the last author or a volume (a name is never cut from its
     given names or initials by a colon: "Tang, J.: Title" keeps its initials)."""
-    found = title_run(labels)
+    found = first_run(labels, "title")
     if found is None:
         return labels
     i = found[0]
@@ -198,7 +195,7 @@ def name_before_a_colon_opening_a_title(tokens: list[Token], labels: list[str]) 
         return labels
     head = i - 1
     while head > 0 and not (text[head - 1] in (",", ";") or (
-            text[head - 1] == "." and head < len(tokens) and tokens[head].start > tokens[head - 1].end)):
+            text[head - 1] == "." and tokens[head].start > tokens[head - 1].end)):
         head -= 1
     if head >= 2 and text[head - 1] == "." and is_initial(tokens, head - 2) and initials_first(tokens, labels):
         head += 1                  # "D. Durr & S. Teufel Bohmian Mechanics: ...": the initial's family name
@@ -206,7 +203,7 @@ def name_before_a_colon_opening_a_title(tokens: list[Token], labels: list[str]) 
     lexicon = shipped_lexicon()
     one_word = all(tokens[k].end == tokens[k + 1].start for k in range(head, i - 2))
     if (("author" not in labels[:head] and not one_word)
-            or (head and text[head - 1] in (",", ";") and _looks_like_the_name_before(text, head))):
+            or (head and text[head - 1] in (",", ";") and _looks_like_the_name_before(text, head, i - 1))):
         return labels              # "Topol EJ: TARGET..." ("AOP-Wiki: Adverse..." is one word), "Sprent J: ..."
     if (not words or i - 1 - head > 6 or any(labels[k] not in _HEAD_LABELS for k in range(head, i - 1))
             or any(w.lower() in _LIST_ENDINGS for w in words)
@@ -214,10 +211,7 @@ def name_before_a_colon_opening_a_title(tokens: list[Token], labels: list[str]) 
             or all(w.lower() in lexicon.words["first"] or w.lower() in lexicon.words["family"]
                    for w in words if len(w) > 1)):
         return labels
-    labels = list(labels)
-    labels[head:i - 1] = ["title"] * (i - 1 - head)
-    labels[i - 1] = "title"
-    return labels
+    return labels[:head] + ["title"] * (i - head) + labels[i:]       # the colon too
 
 
 def _shape_of_name(words: list[str]) -> str:
@@ -232,10 +226,9 @@ def _shape_of_name(words: list[str]) -> str:
     return shape[:2]
 
 
-def _looks_like_the_name_before(text: list[str], head: int) -> bool:
+def _looks_like_the_name_before(text: list[str], head: int, colon: int) -> bool:
     """Whether the words from head to the colon are written as the name before them is ("Nelson MC,
     Juguilon H:"; "J. Tang, GLM:" is not)."""
-    colon = text.index(":", head)
     start = head - 1
     while start > 0 and text[start - 1] not in (",", ";"):
         start -= 1

@@ -1,5 +1,5 @@
-"""What the label rules (relabelling.py, author_rules.py) ask of labelled tokens: a year, where the
-title's run is, and whether an author list puts each name's initials first."""
+"""What the label rules (relabelling.py, author_rules.py) ask of labelled tokens: a year, where a
+label's first run is, and whether an author list puts each name's initials first."""
 import re
 
 from citations.parsing.tokens import Token
@@ -7,13 +7,13 @@ from citations.parsing.tokens import Token
 YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|20[0-9][0-9])(?![0-9])")
 
 
-def title_run(labels: list[str]) -> tuple[int, int] | None:
-    """[start, end) of the first run labelled title, or None."""
-    if "title" not in labels:
+def first_run(labels: list[str], label: str) -> tuple[int, int] | None:
+    """[start, end) of the first run of tokens with this label, or None."""
+    if label not in labels:
         return None
-    i = labels.index("title")
+    i = labels.index(label)
     j = i
-    while j < len(labels) and labels[j] == "title":
+    while j < len(labels) and labels[j] == label:
         j += 1
     return i, j
 

@@ -12,7 +12,7 @@ from citations.parsing.author_rules import (
     organisation_opening_a_title,
     title_read_as_the_last_author,
 )
-from citations.parsing.label_runs import YEAR, title_run
+from citations.parsing.label_runs import YEAR, first_run
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.tokens import Token
 
@@ -107,7 +107,7 @@ def _year_inside_a_titles_opening(tokens: list[Token], labels: list[str]) -> lis
     (1957) Relative importance...", "Fukuda & Yata 1991 A new species...", "1871 Monographie de...")
     is the reference's date, and the names before it are its authors: a title does not open with
     who wrote it and when."""
-    found = title_run(labels) if "date" not in labels else None
+    found = first_run(labels, "title") if "date" not in labels else None
     if found is None:
         return labels
     i, j = found
@@ -135,12 +135,9 @@ def _book_before_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
     before it, is the title: an article in a journal is in no book."""
     if "title" in labels or "booktitle" not in labels or "journal" not in labels:
         return labels
-    i = labels.index("booktitle")
+    i, j = first_run(labels, "booktitle")
     if i > labels.index("journal") or "editor" in labels[:i] or any(t.text.lower() == "in" for t in tokens[:i]):
         return labels              # "In: Pogorelov, N.V. (eds.) Numerical Modeling...": a book after all
-    j = i
-    while j < len(labels) and labels[j] == "booktitle":
-        j += 1
     return labels[:i] + ["title"] * (j - i) + labels[j:]
 
 
@@ -152,7 +149,7 @@ def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:
     the Wake of Chaos") and the rest of a number cut at its dot ("Introducing GPT-5.4"). And a year
     closing the title after a comma, where no date is labelled, is the date ("Sticky PDMP samplers for
     sparse and local inference problems, 2021. arXiv:...")."""
-    found = title_run(labels)
+    found = first_run(labels, "title")
     if found is None:
         return labels
     i, j = found
@@ -184,7 +181,7 @@ _INSIDE_A_QUOTED_TITLE = {"title", OTHER, "date", "volume", "pages", "issue"}
 def _quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "“5G evolution: A view on ... release 15,” IEEE access": a title its style prints in quotes is
     all of the quoted text, numbers and dates in it included, less the punctuation closing it."""
-    found = title_run(labels)
+    found = first_run(labels, "title")
     if found is None:
         return labels
     i, j = found
@@ -212,10 +209,7 @@ def _book_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]
     work's: journals are cited by pages, books by publisher."""
     if "title" in labels or "journal" not in labels or "pages" in labels:
         return labels
-    i = labels.index("journal")
-    j = i
-    while j < len(labels) and labels[j] == "journal":
-        j += 1
+    i, j = first_run(labels, "journal")
     if "journal" in labels[j:] or "publisher" not in labels[j:]:
         return labels
     return labels[:i] + ["title"] * (j - i) + labels[j:]
@@ -242,7 +236,7 @@ def _book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:
     title before "in", what follows "in" names where the work appeared, the book or proceedings, and
     the title read there is that book's: the style prints no title of the work itself. A capitalised
     "In" straight before the title may be the title's own first word ("In Search of Lost Time")."""
-    found = title_run(labels)
+    found = first_run(labels, "title")
     if found is None:
         return labels
     i, j = found
