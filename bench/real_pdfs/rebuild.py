@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
 
 
 def git_dir(mirrors: Path, repo: str) -> Path | None:
@@ -42,13 +43,15 @@ def _git(gd: Path, *args: str) -> bytes:
 
 
 _DATABASE = re.compile(r"^Database file #\d+: (.+?)\s*$", re.M)
-_BIBLIOGRAPHY = re.compile(r"\\bibliography\s*\{([^{}]*)\}")
-_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 
 
 def find_bibs(gd: Path, paper: dict) -> tuple[list[str], str]:
     """The .bib files (paths in the repository at the paper's commit) its .bbl was made from, and how
     they were found (see the module's doc)."""
+    # The .tex files name them as the project's source path reads them (\bibliography, comments out).
+    from citations.extraction.bib_references import _BIB_RESOURCE
+    from citations.extraction.latex_references import _strip_comments
+
     files = _git(gd, "ls-tree", "-r", "--name-only", paper["commit"]).decode().splitlines()
     folder = posixpath.dirname(paper["bbl"])
     stem = posixpath.splitext(paper["bbl"])[0]
@@ -82,7 +85,7 @@ def find_bibs(gd: Path, paper: dict) -> tuple[list[str], str]:
     main_tex = stem + ".tex"
     texs.sort(key=lambda f: f != main_tex)            # the .bbl's own .tex first
     for tex in texs:
-        named = resolve([n for group in _BIBLIOGRAPHY.findall(_COMMENT.sub("", show(tex)))
+        named = resolve([n for group in _BIB_RESOURCE.findall(_strip_comments(show(tex)))
                          for n in group.split(",")])
         if named:
             return named, "bibliography"
