@@ -18,12 +18,13 @@ from dataclasses import dataclass
 
 from citations.parsing.text import clean_reference_text, comparable_title, key_fingerprint
 
-_PAGE = r"[A-Za-z]{0,2}[0-9]{1,7}[A-Za-z]?"
+# A page or article number as journals print it: "565", "S245", "L32", "A6", "e116".
+PAGE = r"[A-Za-z]{0,2}[0-9]{1,7}[A-Za-z]?"
 _LOCATOR = re.compile(
     rf"(?<![\w.\-/])(?!(?:1[89]|20)[0-9]{{2}}(?![0-9]))(?P<volume>[0-9]{{1,5}}[A-Za-z]?)\s*(?:\((?P<issue>[^()]{{1,15}})\))?\s*(?P<sep>[:,])\s*(?:pp?\.\s*)?"
-    rf"(?P<page>{_PAGE})(?![\w/])(?P<range>\s*[-–—]{{1,2}}\s*{_PAGE}(?![\w/]))?(?P<year>\s*\((?:1[89]|20)[0-9]{{2}}\))?")
+    rf"(?P<page>{PAGE})(?![\w/])(?P<range>\s*[-–—]{{1,2}}\s*{PAGE}(?![\w/]))?(?P<year>\s*\((?:1[89]|20)[0-9]{{2}}\))?")
 _LABELLED = re.compile(
-    rf"\bvol(?:ume)?\.?\s*(?P<volume>[0-9]{{1,5}})\b.{{0,40}}?\bpp?\.\s*(?P<page>{_PAGE})(?![\w/])", re.I)
+    rf"\bvol(?:ume)?\.?\s*(?P<volume>[0-9]{{1,5}})\b.{{0,40}}?\bpp?\.\s*(?P<page>{PAGE})(?![\w/])", re.I)
 _YEARLIKE = re.compile(r"^(?:1[89]|20)[0-9]{2}$")
 # Identifiers and URLs hold digits and colons that are no locator.
 _NOT_TEXT = re.compile(r"\b10\.[0-9]{4,9}/\S*|https?://\S+|www\.\S+|\barxiv\s*:\s*\S+", re.I)

@@ -374,3 +374,56 @@ def test_what_follows_in_names_the_book_not_the_works_title():
             ("J. Beck. Distributive laws. In Seminar on Triples, pages 119–140. Springer, 1966.", "J. Beck",
              "Distributive laws")):
         assert _read_as(text, author=author, title=title).title is not None
+
+
+@pytest.mark.parametrize("text, runs, volume, pages", [
+    ("J. Smith, Phys. Rev. Lett. 115, 13 (2015).",          # a short page after a comma, read as a volume
+     [("author", "J. Smith"), ("journal", "Phys. Rev. Lett"), ("volume", "115"), ("volume", "13"), ("date", "2015")],
+     "115", "13"),
+    ("K. Jones, Living Rev. Relativ. 17, 4 (2014).",        # ... or as an issue
+     [("author", "K. Jones"), ("journal", "Living Rev. Relativ"), ("volume", "17"), ("issue", "4"), ("date", "2014")],
+     "17", "4"),
+    ("Smith J and Jones K 2007 Opt. Express 15 2632",        # volume and page in one run, a space apart
+     [("author", "Smith J and Jones K"), ("date", "2007"), ("journal", "Opt. Express"), ("volume", "15 2632")],
+     "15", "2632"),
+    ("Frebel A and Norris J E 2015 ApJ 809 L20",             # a letter's page
+     [("author", "Frebel A and Norris J E"), ("date", "2015"), ("journal", "ApJ"), ("volume", "809 L20")],
+     "809", "L20"),
+    ("J. Smith, Phys. Lett. B 191 (1987) 442.",              # after a bracketed date
+     [("author", "J. Smith"), ("journal", "Phys. Lett. B"), ("volume", "191"), ("date", "1987"), ("volume", "442")],
+     "191", "442"),
+    ("S. Chen et al., Eur. Phys. J. C 60 (2009), 25-45.",   # a range whose end the model read as an issue
+     [("author", "S. Chen et al"), ("journal", "Eur. Phys. J. C"), ("volume", "60"), ("date", "2009"),
+      ("volume", "25"), ("issue", "45")],
+     "60", "25-45"),
+    ("CMS Collaboration, The CMS experiment at the CERN LHC, 2008 JINST 3 S08004.",   # a supplement's page
+     [("author", "CMS Collaboration"), ("title", "The CMS experiment at the CERN LHC"), ("date", "2008"),
+      ("journal", "JINST"), ("volume", "3 S"), ("pages", "08004")],
+     "3", "S08004"),
+])
+def test_a_number_printed_after_the_volume_is_the_page(text, runs, volume, pages):
+    parsed = _read_runs(text, runs)
+    assert (parsed.volume, parsed.pages) == (volume, pages)
+
+
+@pytest.mark.parametrize("text, runs, volume, issue", [
+    ("L. Hernquist, Vectorization of tree traversals, J. Comput. Phys., vol. 87, no. 3, 1990.",   # after its cue
+     [("author", "L. Hernquist"), ("title", "Vectorization of tree traversals"), ("journal", "J. Comput. Phys"),
+      ("volume", "87"), ("issue", "3"), ("date", "1990")], "87", "3"),
+    ("A. Lee, Waves in ducts, J. Fluid Mech. 12(3) (1990).",                                      # in brackets
+     [("author", "A. Lee"), ("title", "Waves in ducts"), ("journal", "J. Fluid Mech"), ("volume", "12"),
+      ("issue", "3"), ("date", "1990")], "12", "3"),
+    ("B. Kim, Phys. Rev. D 94 (2016).",                   # a series letter is no volume with a page after it
+     [("author", "B. Kim"), ("journal", "Phys. Rev."), ("volume", "D 94"), ("date", "2016")], "D 94", None),
+])
+def test_an_issue_printed_as_an_issue_stays_one(text, runs, volume, issue):
+    parsed = _read_runs(text, runs)
+    assert (parsed.volume, parsed.issue, parsed.pages) == (volume, issue, None)
+
+
+def test_a_title_read_on_past_its_closing_quote_stops_there():
+    text = "M. Micheli, “Effects in waveguides,” Quantum Optics: Journal of the Optical Society 9, 155 (1997)."
+    parsed = _read_runs(text, [("author", "M. Micheli"), ("title", "Effects in waveguides,” Quantum Optics"),
+                               ("journal", "Journal of the Optical Society"), ("volume", "9"), ("pages", "155")])
+    assert parsed.title == "Effects in waveguides"
+    assert parsed.container == "Quantum Optics: Journal of the Optical Society"
