@@ -7,6 +7,7 @@ that cannot be a publication year, such as 1909 read from arXiv id 1909.08053.
 import re
 
 from citations.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.time_rules import is_plausible_year
 
 _ACCESS_DATE = re.compile(
@@ -48,7 +49,7 @@ def looks_like_author_list(text: str) -> bool:
     if len(words) < 2:
         return False
     names = sum(1 for w in words if _NAME.match(w))
-    if names / len(words) < 0.85:
+    if names / len(words) < 0.85 or _mostly_common_words(text):
         return False
     # Names carry initials, or are listed as two or three words between commas; "Knowledge
     # Compilation and Theory Approximation" or "Scale, Shift, and Rotation Invariant Features"
@@ -57,6 +58,20 @@ def looks_like_author_list(text: str) -> bool:
         return True
     pieces = [re.sub(r"^(?:and|&)\s+", "", p.strip()) for p in re.split(r"[,;]", text)]
     return sum(1 for p in pieces if 2 <= len(p.split()) <= 3) >= 2
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_LIST_WORDS = {"and", "others"}
+
+
+def _mostly_common_words(text: str) -> bool:
+    """Whether more than half the words are English words that are no known name: "Monetary Policy,
+    Parameter Uncertainty, and Optimal Learning" and "The Wide, Wide World" are titles in Title Case,
+    "Murray, Benoit Steiner, Paul Tucker" is not."""
+    lexicon = shipped_lexicon().words
+    words = [w for w in (m.lower() for m in _WORD.findall(text)) if w not in _LIST_WORDS]
+    common = sum(1 for w in words if w in lexicon["english"] and w not in lexicon["first"] and w not in lexicon["family"])
+    return common > len(words) / 2
 
 
 def looks_like_venue(text: str) -> bool:

@@ -8,6 +8,7 @@ from citations.parsing.quality import title_problems, year_problems
     ("Accessed: 2025-06", "title_is_access_date"),
     ("Murray, Benoit Steiner, Paul Tucker, Vijay Vasudevan, Pete Warden, Martin Wicke", "title_is_author_list"),
     ("B, Anshuj Garg, and Purushottam Kulkarni", "title_is_author_list"),
+    ("Mary Rogers, John Anderson, and Others", "title_is_author_list"),
     ("InInternational Conference on Machine Learning", "title_is_venue"),
     ("InProceedings of the Twentieth European Conference on Computer Systems", "title_is_venue"),
     ("arXiv preprint arXiv:2304.11277(2023)", "title_is_identifier"),
@@ -39,3 +40,13 @@ def test_years_outside_the_possible_range():
 
 def test_a_title_case_title_with_and_is_no_author_list():
     assert title_problems("Knowledge Compilation and Theory Approximation") == []
+
+
+@pytest.mark.parametrize("title", [
+    "Monetary Policy, Parameter Uncertainty, and Optimal Learning",
+    "The Wide, Wide World",
+    "Chlorination, Chlorination By-products, and Cancer: A Meta-Analysis",
+])
+def test_a_title_case_title_of_comma_parted_common_words_is_no_author_list(title):
+    # Read as an author list, a right title made its reference parse_uncertain, and it was never linked.
+    assert title_problems(title) == []
