@@ -14,6 +14,7 @@ from citations.parsing.author_rules import (
 )
 from citations.parsing.label_runs import YEAR, first_run
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
+from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.locators import PAGE
 from citations.parsing.tokens import Token
 
@@ -23,7 +24,8 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     for rule in (_named_document_title, organisation_opening_a_title, _lettered_year_opening_a_title,
                  _year_inside_a_titles_opening, collaboration_in_brackets, names_opening_a_title,
                  author_list_tail_opening_a_title, family_name_opening_a_title, title_read_as_the_last_author,
-                 _book_before_a_journal, _book_read_as_a_journal, name_before_a_colon_opening_a_title,
+                 _book_before_a_journal, _book_read_as_a_journal, _journal_read_as_the_title,
+                 name_before_a_colon_opening_a_title,
                  _quoted_title, _title_edges, _book_after_in, _year_read_as_a_number, _page_read_as_a_volume,
                  _page_letter_read_as_the_volume):
         labels = rule(tokens, labels)
@@ -234,6 +236,23 @@ def _book_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]
     if "journal" in labels[j:] or "publisher" not in labels[j:]:
         return labels
     return labels[:i] + ["title"] * (j - i) + labels[j:]
+
+
+def _journal_read_as_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Chabrier, G. 2003, Publications of the Astronomical Society of the Pacific, 115, 763": with no
+    journal labelled, a "title" that is all of a known journal's name, with the volume or pages after
+    it, is the journal: such styles print no title, and a titled work names its journal after it."""
+    found = first_run(labels, "title") if "journal" not in labels else None
+    if found is None:
+        return labels
+    i, j = found
+    if next((label for label in labels[j:] if label != OTHER), None) not in ("volume", "pages"):
+        return labels
+    words = [t.text.lower() for t in tokens[i:j] if t.text.isalnum()]
+    if [(start, end) for start, end, names in shipped_lexicon().phrase_matches(words) if "journal" in names] \
+            != [(0, len(words))]:
+        return labels
+    return labels[:i] + ["journal"] * (j - i) + labels[j:]
 
 
 _INSIDE_A_BOOKS_NAMING = {OTHER, "editor", "series", "booktitle", "volume", "date", "place", "publisher"}

@@ -427,3 +427,14 @@ def test_a_title_read_on_past_its_closing_quote_stops_there():
                                ("journal", "Journal of the Optical Society"), ("volume", "9"), ("pages", "155")])
     assert parsed.title == "Effects in waveguides"
     assert parsed.container == "Quantum Optics: Journal of the Optical Society"
+
+
+def test_a_known_journal_read_as_the_title_before_the_volume_is_the_journal():
+    parsed = _read_as("Abbott B. P. et al., 2016, Physical Review Letters, 116, 061102",
+                      author="Abbott B. P. et al", date="2016", title="Physical Review Letters", volume="116",
+                      pages="061102")
+    assert (parsed.title, parsed.container) == (None, "Physical Review Letters")
+    # A title that is not all of a journal's name stays the title.
+    kept = _read_as("Smith J., 2016, Physical Review Letters revisited, 116, 061102",
+                    author="Smith J.", date="2016", title="Physical Review Letters revisited", volume="116")
+    assert kept.title == "Physical Review Letters revisited"
