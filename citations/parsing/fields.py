@@ -3,11 +3,11 @@ import re
 
 from citations.parsing.cues import MONTHS
 from citations.parsing.identifiers import Identifier
-from citations.parsing.label_runs import YEAR
+from citations.parsing.label_runs import YEAR, book_cited_whole
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.names import split_names
 from citations.parsing.parser import ParsedReference
-from citations.parsing.relabelling import introducing_in, relabel
+from citations.parsing.relabelling import relabel
 from citations.parsing.tokens import Token
 
 _MONTH = re.compile(r"[A-Za-z]+")
@@ -146,10 +146,8 @@ def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifie
     editors = _people(text, tokens, spans, "editor")
     year, month = _year_and_month(text, tokens, spans, guess=not gold)
     title = _field(text, tokens, spans, "title")
-    if (title is None and "booktitle" in spans and "journal" not in spans
-            and introducing_in(tokens, labels, spans["booktitle"][0][0]) is None):
-        # A book or proceedings cited whole is its own title (as the training labels have it); one
-        # "in" introduces is where an untitled work appeared.
+    if title is None and book_cited_whole(tokens, labels):
+        # A book or proceedings cited whole is its own title, as the training labels have it.
         title = _field(text, tokens, spans, "booktitle")
         del spans["booktitle"]
     container = next((_field(text, tokens, spans, c) for c in ("journal", "booktitle", "series") if c in spans), None)

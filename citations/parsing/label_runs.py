@@ -1,7 +1,9 @@
-"""What the label rules (relabelling.py, author_rules.py) ask of labelled tokens: a year, where a
-label's first run is, and whether an author list puts each name's initials first."""
+"""What the label rules (relabelling.py, author_rules.py), fields.py and the training data's reader
+ask of labelled tokens: a year, where a label's first run is, whether an author list puts each
+name's initials first, and whether a book is cited whole or "in" introduces it."""
 import re
 
+from citations.parsing.labels import OTHER
 from citations.parsing.tokens import Token
 
 YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|20[0-9][0-9])(?![0-9])")
@@ -28,3 +30,26 @@ def initials_first(tokens: list[Token], labels: list[str]) -> bool:
 def is_initial(tokens: list[Token], k: int) -> bool:
     """Whether token k is a single capital letter, a name's initial."""
     return len(tokens[k].text) == 1 and tokens[k].text.isupper()
+
+
+_INSIDE_A_BOOKS_NAMING = {OTHER, "editor", "series", "booktitle", "volume", "date", "place", "publisher"}
+
+
+def introducing_in(tokens: list[Token], labels: list[str], start: int) -> int | None:
+    """The place of the "in" that introduces the run at start as where the work appeared, directly
+    ("In Proc. ...", "in: ...") or across the editors, series and volume naming the book before its
+    title ("in Usuda T., eds, AIP Conference Series Vol. 1158, Exoplanets ..."); None if none does."""
+    for k in range(start - 1, -1, -1):
+        if tokens[k].text.lower() == "in":
+            return k
+        if labels[k] not in _INSIDE_A_BOOKS_NAMING:
+            return None
+    return None
+
+
+def book_cited_whole(tokens: list[Token], labels: list[str]) -> bool:
+    """Whether the book title read is the cited work's own (a book or proceedings cited whole): no
+    journal is named, and no "in" introduces it as where an untitled part of it appeared ("M. Luban,
+    in Phase Transitions and Critical Phenomena, Vol. 5A")."""
+    found = first_run(labels, "booktitle")
+    return found is not None and "journal" not in labels and introducing_in(tokens, labels, found[0]) is None

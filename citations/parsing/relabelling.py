@@ -12,7 +12,7 @@ from citations.parsing.author_rules import (
     organisation_opening_a_title,
     title_read_as_the_last_author,
 )
-from citations.parsing.label_runs import YEAR, first_run
+from citations.parsing.label_runs import YEAR, first_run, introducing_in
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.locators import PAGE
@@ -25,9 +25,8 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _year_inside_a_titles_opening, collaboration_in_brackets, names_opening_a_title,
                  author_list_tail_opening_a_title, family_name_opening_a_title, title_read_as_the_last_author,
                  _book_before_a_journal, _book_read_as_a_journal, _journal_read_as_the_title,
-                 name_before_a_colon_opening_a_title,
-                 _quoted_title, _title_edges, _book_after_in, _year_read_as_a_number, _page_read_as_a_volume,
-                 _page_letter_read_as_the_volume):
+                 name_before_a_colon_opening_a_title, _quoted_title, _title_edges,
+                 _book_after_in, _year_read_as_a_number, _page_read_as_a_volume, _page_letter_read_as_the_volume):
         labels = rule(tokens, labels)
     return labels
 
@@ -253,21 +252,6 @@ def _journal_read_as_the_title(tokens: list[Token], labels: list[str]) -> list[s
             != [(0, len(words))]:
         return labels
     return labels[:i] + ["journal"] * (j - i) + labels[j:]
-
-
-_INSIDE_A_BOOKS_NAMING = {OTHER, "editor", "series", "booktitle", "volume", "date", "place", "publisher"}
-
-
-def introducing_in(tokens: list[Token], labels: list[str], start: int) -> int | None:
-    """The place of the "in" that introduces the run at start as where the work appeared, directly
-    ("In Proc. ...", "in: ...") or across the editors, series and volume naming the book before its
-    title ("in Usuda T., eds, AIP Conference Series Vol. 1158, Exoplanets ..."); None if none does."""
-    for k in range(start - 1, -1, -1):
-        if tokens[k].text.lower() == "in":
-            return k
-        if labels[k] not in _INSIDE_A_BOOKS_NAMING:
-            return None
-    return None
 
 
 def _book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:

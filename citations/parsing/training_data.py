@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from citations.parsing.label_runs import book_cited_whole
 from citations.parsing.labels import OTHER, anystyle_label, grobid_label
 from citations.parsing.text import clean_reference_text
 from citations.parsing.tokens import Token, tokenise
@@ -86,13 +87,11 @@ def read_grobid(path: Path, source: str) -> list[LabelledString]:
             tag, text = _local(child.tag), _inner_text(child)
             segments.append((text, OTHER if tag == "lb" else grobid_label(tag, child.attrib, text)))
             segments.append((child.tail or "", OTHER))
-        if not any(label == "title" for _, label in segments):
-            # A book or proceedings cited whole: its title is the work's title, as in AnyStyle. One
-            # introduced by "in" is where an unnamed part of it appeared ("M. Luban, in Phase
-            # Transitions and Critical Phenomena, Vol. 5A"): its container, as fields.build reads it.
-            segments = [(text, "title" if label == "booktitle" and not _introduced_by_in(segments, k) else label)
-                        for k, (text, label) in enumerate(segments)]
         labelled = _labelled(source, segments)
+        if labelled and "title" not in labelled.labels and book_cited_whole(labelled.tokens, labelled.labels):
+            # A book or proceedings cited whole: its title is the work's title, as in AnyStyle and
+            # as fields.build reads it.
+            labelled.labels[:] = ["title" if label == "booktitle" else label for label in labelled.labels]
         if labelled:
             found.append(labelled)
     return found
@@ -110,12 +109,6 @@ def read_anystyle(path: Path) -> list[LabelledString]:
         if labelled:
             found.append(labelled)
     return found
-
-
-def _introduced_by_in(segments: list[tuple[str, str]], k: int) -> bool:
-    """Whether the text just before segment k ends with "in" or "in:" (whatever the case)."""
-    before = "".join(text for text, _ in segments[max(0, k - 2):k]).split()
-    return bool(before) and before[-1].lower().rstrip(":") == "in"
 
 
 # Words that introduce a field rather than belong to it.
@@ -185,6 +178,16 @@ def _split_issue(words, labels, start, end):
 _DASHES = {"-", "–", "—"}
 
 
+def _series_letter(words, labels, start, end) -> bool:
+    """A journal's series letter that a volume run opens with ("Nucl. Phys. B262", "Phys. Rev. D22"):
+    the journal's, as most labels have it ("Phys. Rev. D 65"), and as the journal is named ("Physical
+    Review D"). "V69" is a volume's cue, not a series."""
+    return (end - start >= 2 and len(words[start]) == 1 and words[start].isupper() and words[start] != "V"
+            and words[start + 1].isdigit()
+            and (start >= 1 and labels[start - 1] == "journal"
+                 or start >= 2 and labels[start - 2] == "journal" and words[start - 1] in ".,"))
+
+
 def _split_pages(words, labels, start, end):
     """The pages after the colon of a volume run: a range ("197–204") or an article number of three digits
     or more ("044005"); "33:3" is a volume and its issue, left to the tagger's convention for the issue."""
@@ -212,6 +215,9 @@ def _trim(words, labels, start, end, glued):
         labels[start] = labels[end - 1] = OTHER      # a whole field in brackets: "(2000)"
         start, end = start + 1, end - 1
     if label == "volume":
+        if _series_letter(words, labels, start, end):
+            labels[start] = "journal"
+            start += 1
         _split_issue(words, labels, start, end)
     leading, trailing = _LEADING.get(label, set()), _TRAILING.get(label, set())
     while start < end:

@@ -49,3 +49,15 @@ def test_a_book_cited_whole_is_the_works_title_but_one_introduced_by_in_is_its_c
     part = _grobid(tmp_path, '<author>M. Luban</author>, in <title level="m">Phase Transitions</title>, '
                              '<biblScope unit="volume">5A</biblScope>')
     assert part["booktitle"] == "Phase Transitions" and "title" not in part
+    # The editors naming the book come between "in" and its title: still a part of it that is cited.
+    edited = _grobid(tmp_path, '<author>R.K. Gupta</author>, in: <editor>C. Beck</editor> (Ed.), '
+                               '<title level="m">Clusters in Nuclei</title>, <date>2010</date>')
+    assert edited["booktitle"] == "Clusters in Nuclei" and "title" not in edited
+
+
+def test_a_journals_series_letter_opening_the_volume_is_the_journals():
+    assert _harmonised(("journal", "Nucl. Phys."), ("volume", "B 262")) == [
+        ("Nucl.", "journal"), ("Phys.", "journal"), ("B", "journal"), ("262", "volume")]
+    # "V" before a volume is its cue.
+    assert _harmonised(("journal", "Nuclei"), ("other", ","), ("volume", "V 69"))[-2:] == [
+        ("V", "other"), ("69", "volume")]
