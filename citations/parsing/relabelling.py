@@ -25,7 +25,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _year_inside_a_titles_opening, collaboration_in_brackets, names_opening_a_title,
                  author_list_tail_opening_a_title, family_name_opening_a_title, title_read_as_the_last_author,
                  _book_before_a_journal, _book_read_as_a_journal, _journal_read_as_the_title,
-                 name_before_a_colon_opening_a_title, _quoted_title, _title_edges,
+                 _title_before_the_imprint, name_before_a_colon_opening_a_title, _quoted_title, _title_edges,
                  _book_after_in, _year_read_as_a_number, _page_read_as_a_volume, _page_letter_read_as_the_volume):
         labels = rule(tokens, labels)
     return labels
@@ -235,6 +235,32 @@ def _book_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]
     if "journal" in labels[j:] or "publisher" not in labels[j:]:
         return labels
     return labels[:i] + ["title"] * (j - i) + labels[j:]
+
+
+# What a book's title is misread as; an edition, a volume count or a medium ("2nd edition", "14
+# vols", "DVD") is read as a note or a volume, and is no title.
+_READ_FOR_A_BOOKS_TITLE = {"author", "place", "series", "journal", OTHER}
+
+
+def _title_before_the_imprint(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Cortázar, Julio. Rayuela. Buenos Aires: Editorial Sudamericana, 1963.": with no title labelled,
+    the sentence before a book's imprint (place: publisher) is its title, where the authors' sentence
+    comes before it; the tagger read it as a name, a place or a series."""
+    if "title" in labels or "booktitle" in labels:
+        return labels
+    n = len(tokens)
+    colon = next((k for k in range(1, n - 1) if tokens[k].text == ":" and labels[k - 1] == "place"
+                  and labels[k + 1] == "publisher"), None)
+    if colon is None:
+        return labels
+    place = _sentence_start(tokens, colon - 1)
+    if place < 2 or tokens[place - 1].text != "." or "place" not in labels[place:colon]:
+        return labels
+    start = _sentence_start(tokens, place - 2)
+    if (start == 0 or "author" not in labels[:start]
+            or any(labels[k] not in _READ_FOR_A_BOOKS_TITLE for k in range(start, place - 1))):
+        return labels
+    return labels[:start] + ["title"] * (place - 1 - start) + labels[place - 1:]
 
 
 def _journal_read_as_the_title(tokens: list[Token], labels: list[str]) -> list[str]:

@@ -438,3 +438,18 @@ def test_a_known_journal_read_as_the_title_before_the_volume_is_the_journal():
     kept = _read_as("Smith J., 2016, Physical Review Letters revisited, 116, 061102",
                     author="Smith J.", date="2016", title="Physical Review Letters revisited", volume="116")
     assert kept.title == "Physical Review Letters revisited"
+
+
+def test_the_sentence_before_a_books_imprint_is_its_title():
+    parsed = _read_as("Cortázar, Julio. Rayuela. Buenos Aires: Editorial Sudamericana, 1963.",
+                      author="Cortázar, Julio. Rayuela", place="Buenos Aires", publisher="Editorial Sudamericana",
+                      date="1963")
+    assert (parsed.title, parsed.authors) == ("Rayuela", ("Cortázar, Julio",))
+    # An edition or a medium before the imprint is no title.
+    kept = _read_as("Chambers, J.K. (1998). Dialectology. 2nd edition. Cambridge: CUP.", author="Chambers, J.K",
+                    date="1998", title="Dialectology", note="2nd edition", place="Cambridge", publisher="CUP")
+    assert kept.title == "Dialectology"
+    dvd = _read_as("Soderbergh, Steven, director. Che. DVD. New York: Criterion Collection, 2008.",
+                   author="Soderbergh, Steven, director. Che", note="DVD", place="New York",
+                   publisher="Criterion Collection")
+    assert dvd.title is None
