@@ -253,7 +253,9 @@ def _tidy_title(title: str) -> str | None:
     title = re.sub(r"(?<=\w)[{}](?=\w)", " ", title)             # LaTeX braces glued between words
     title = title.replace("{", "").replace("}", "")
     title = re.sub(r"^\s*(1[6-9][0-9][0-9]|20[0-9][0-9])[a-z]?\s*[.:]\s*", "", title)   # a leading "2021."
-    title = re.sub(r"[,.]?\s*\(?\b(1[6-9][0-9][0-9]|20[0-9][0-9])[a-z]?\)?\s*[.,]?\s*$", "", title)   # a trailing year
+    # A trailing year set off by a comma, a stop or brackets ("...units, 2016"); not one a title ends
+    # with ("The Banking Act of 1933") nor a span of years ("Speeches and Writings, 1832–1858").
+    title = re.sub(r"(?:[,.]\s*|\s*\()(1[6-9][0-9][0-9]|20[0-9][0-9])[a-z]?\)?\s*[.,]?\s*$", "", title)
     title = re.sub(r"\s*\b(?:In|in):?\s*$", "", title)
     title = title.strip(" .,;:-–—")
     return title if len(title) >= 3 else None

@@ -98,6 +98,15 @@ def test_titles_parsed_elsewhere_are_tidied_the_same_way():
         "Sentinel: Efficient tensor migration on heterogeneous memory systems"
 
 
+def test_a_year_a_title_ends_with_is_kept():
+    # Cut, "The Banking Act of" and "...São Paulo, 1880" found no work: every stored title passes
+    # through tidy_title before it is matched (resolution/fields.py).
+    assert tidy_title("The Banking Act of 1933") == "The Banking Act of 1933"
+    assert tidy_title("The Industrialization of São Paulo, 1880–1945") == "The Industrialization of São Paulo, 1880–1945"
+    assert tidy_title("History of IUPAC 1919-1987") == "History of IUPAC 1919-1987"
+    assert tidy_title("A survey of deep learning (2019)") == "A survey of deep learning"
+
+
 # Cases the evaluation on ../shared/data turned up (citations/evaluation/).
 
 def test_a_balanced_closing_bracket_stays_part_of_the_doi():
