@@ -22,6 +22,7 @@ Order of decisions, each explained where it is made:
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Protocol
 
 from rapidfuzz import fuzz
@@ -199,7 +200,25 @@ class _WithoutArxivId:
 def best_similarity(title: str, titles: Iterable[str]) -> float:
     """The best similarity of a title to any of some titles (0..1)."""
     mine = comparable_title(title)
-    return max((_similarity(mine, comparable_title(other), other) for other in titles), default=0.0)
+    first = _first_sentence(title)
+    if first is None:
+        return max((_similarity(mine, comparable_title(other), other) for other in titles), default=0.0)
+    return max((max(_similarity(mine, theirs, other), fuzz.ratio(first, theirs) / 100)
+                for other in titles for theirs in (comparable_title(other),)), default=0.0)
+
+
+_SENTENCE_END = re.compile(r"(?<=[^\W\d_]{2})\.\s+(?=[A-Z])")
+
+
+@lru_cache(maxsize=4096)             # asked once per candidate of the same reference
+def _first_sentence(title: str) -> str | None:
+    """ "Dementia, lesbians and gay men. Alzheimer's Australia": a title read on past its full stop
+    into the venue after it is compared by its first sentence too, where that is long enough to
+    name a work on its own."""
+    parts = _SENTENCE_END.split(title, maxsplit=1)
+    if len(parts) < 2 or len(significant_tokens(parts[0])) < MIN_SUBTITLE_TOKENS:
+        return None
+    return comparable_title(parts[0])
 
 
 def _similarity(mine: str, theirs: str, original: str) -> float:

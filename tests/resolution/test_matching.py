@@ -239,3 +239,14 @@ def test_the_citing_papers_own_id_is_no_citation_whatever_title_is_read():
                                      citing_paper_id=MEGATRON.paper_id), FAMILY)
     assert (result.state, result.paper_id) == ("unresolved", None)
     assert result.evidence["reason"] == "the work found is the citing paper itself: a paper is not its own citation"
+
+
+def test_a_title_read_on_into_its_venue_links_by_its_first_sentence():
+    work = Candidate(paper_id=None, work_id="w1", arxiv_id=None, titles=("Dementia, lesbians and gay men",),
+                     years=(2009,))
+    result = resolve(ReferenceFields("Dementia, lesbians and gay men. Alzheimer's Australia", 2009), Store(work))
+    assert (result.state, result.work_id) == ("verified_fuzzy", "w1")
+    # A first sentence too short to name a work alone is not matched by itself.
+    short = Candidate(paper_id=None, work_id="w2", arxiv_id=None, titles=("Deep learning",), years=(2015,))
+    assert resolve(ReferenceFields("Deep learning. Nature reviews and perspectives", 2015), Store(short)).state \
+        == "unresolved"
