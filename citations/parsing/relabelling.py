@@ -299,6 +299,7 @@ def _book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:
 
 
 _A_PAGE = re.compile(PAGE)
+_NOT_A_RANGES_END = IDENTIFIER_LABELS | {"date"}
 _PAGES = re.compile(rf"{PAGE}(?:[-–—]{{1,2}}{PAGE})?")
 
 
@@ -351,7 +352,7 @@ def _page_read_as_a_volume(tokens: list[Token], labels: list[str]) -> list[str]:
         if (b < len(tokens) and labels[b] == labels[a]) or not _page_shaped(tokens, (a, b)):
             return labels
         if (b + 1 < len(tokens) and tokens[b].text in _RANGE_DASHES and _A_PAGE.fullmatch(tokens[b + 1].text)
-                and labels[b + 1] not in IDENTIFIER_LABELS | {"date"}):
+                and labels[b + 1] not in _NOT_A_RANGES_END):
             b += 2            # the range's end, whatever the model made of it ("25-45")
     else:
         return labels
