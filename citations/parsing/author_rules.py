@@ -113,42 +113,74 @@ _NAME_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "da", "di",
 _LIST_ENDINGS = {"and", "&", "others", "other", "contributors", "et", "al"}
 
 
+def _second_word(tokens: list[Token], k: int) -> int:
+    """The token after the word at k, past the parts a hyphen joins to it ("Amir-Hossein Karimi")."""
+    k += 1
+    while k + 1 < len(tokens) and tokens[k].text == "-" and tokens[k].start == tokens[k - 1].end:
+        k += 2
+    return k
+
+
+def _title_opens_the_authors_tail(tokens: list[Token], labels: list[str], i: int) -> tuple[int, bool] | None:
+    """Where the authors the title at i may go on from end, and whether the title's first word ends
+    the last author's name: after the authors' comma or "and" ("..., Manuel Mager, and | Katharina von
+    der Wense."), or after the stop of an initial ("Nicholas M. | Boffi, and Eric Vanden-Eijnden.")."""
+    text = [t.text for t in tokens]
+    k = i - 1
+    while k >= 0 and labels[k] == OTHER and text[k] in (",", "and", "&"):
+        k -= 1
+    if k < i - 1:
+        return (k + 1, False) if k >= 0 and labels[k] == "author" else None
+    if i >= 2 and text[i - 1] == "." and labels[i - 1] == OTHER and labels[i - 2] == "author" and is_initial(tokens, i - 2):
+        return i - 1, True
+    return None
+
+
 def author_list_tail_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Joris Bierkens, Sebastiano Grazzi, Frank van der Meulen, and Moritz Schauer. Sticky PDMP
     samplers...": in a list of given names first, which ends at a full stop, the authors do not stop at
     a comma: names from there to the first full stop, closed by "and" or "et al.", are the last authors
-    (a particle such as "van der" is where the tagger tends to stop)."""
+    (a particle such as "van der", an "and" or a middle initial is where the tagger tends to stop;
+    "..., Wei Shao, Diane Rock-Kress, and Others. HIV populations..." may be read as two titles)."""
     found = first_run(labels, "title")
     if found is None or "author" not in labels:
         return labels
-    i, j = found
+    i = found[0]
     text = [t.text for t in tokens]
+    n = len(text)
     first = labels.index("author")
-    if (i < 2 or text[i - 1] != "," or labels[i - 2] != "author" or first + 1 >= len(text)
-            or not text[first][:1].isupper() or len(text[first]) < 2 or not text[first + 1][:1].isupper()):
+    second = _second_word(tokens, first)
+    opening = _title_opens_the_authors_tail(tokens, labels, i)
+    if (opening is None or second >= n or not text[first][:1].isupper() or len(text[first]) < 2
+            or not text[second][:1].isupper()):
         return labels              # not "..., Name, Title": or a list of family names first ("Cai, T. T.")
-    stop = next((k for k in range(i + 1, j) if text[k] == "." and len(text[k - 1]) > 1
-                 and (k + 1 == len(text) or tokens[k + 1].start > tokens[k].end)), None)
-    if stop is None or j - stop < 3:
+    start, continued = opening
+    stop = next((k for k in range(i + 1, n) if text[k] == "." and len(text[k - 1]) > 1
+                 and (k + 1 == n or tokens[k + 1].start > tokens[k].end)), None)
+    if (stop is None or any(labels[k] not in ("title", OTHER) for k in range(i, stop))
+            or sum(labels[k] == "title" for k in range(stop + 1, min(stop + 3, n))) < 2):
         return labels
-    names, name, closed = [], [], False
+    names, name, closed = [], [], any(word in ("and", "&") for word in text[start:i])
     for word in text[i:stop] + [","]:
         if word in (",", "and", "&"):
             if name:
                 names.append(name)
             name = []
             closed = closed or word != ","
-        elif word in _LIST_ENDINGS:
+        elif word.lower() in _LIST_ENDINGS:
             closed = True
-            name.append(word)
+            name.append(word.lower())
         elif word[:1].isupper() or word in _NAME_PARTICLES or word in (".", "-"):
             name.append(word)
         else:
             return labels
     plain = [n for n in names if not set(n) & _LIST_ENDINGS]
-    if not closed or not plain or any(not 2 <= len([w for w in n if w not in (".", "-")]) <= 5 for n in plain):
+    sizes = [len([w for w in n if w not in (".", "-")]) for n in plain]
+    if continued and sizes and sizes[0] == 1:
+        sizes = sizes[1:]          # the family name of the name the initial before belongs to
+    if not closed or not sizes or any(not 2 <= size <= 5 for size in sizes):
         return labels
-    return labels[:i] + ["author"] * (stop - i) + [OTHER] + labels[stop + 1:]
+    return labels[:start] + ["author"] * (stop - start) + [OTHER] + labels[stop + 1:]
 
 
 _NAME_CONNECTORS = {"of", "for", "and", "on", "the", "de", "&", "/", "-"}

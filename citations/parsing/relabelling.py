@@ -24,9 +24,10 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     for rule in (_named_document_title, organisation_opening_a_title, _lettered_year_opening_a_title,
                  _year_inside_a_titles_opening, collaboration_in_brackets, names_opening_a_title,
                  author_list_tail_opening_a_title, family_name_opening_a_title, title_read_as_the_last_author,
-                 _book_before_a_journal, _book_read_as_a_journal, _journal_read_as_the_title,
+                 _book_before_a_journal, _title_read_as_a_container, _book_read_as_a_journal,
+                 _journal_read_as_the_title,
                  _title_before_the_imprint, name_before_a_colon_opening_a_title, _quoted_title, _title_edges,
-                 _book_after_in, _year_read_as_a_number, _page_read_as_a_volume, _page_letter_read_as_the_volume):
+                 _book_read_into_the_title, _book_after_in, _year_read_as_a_number, _page_read_as_a_volume, _page_letter_read_as_the_volume):
         labels = rule(tokens, labels)
     return labels
 
@@ -225,14 +226,60 @@ def _quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
+def _abbreviated(tokens: list[Token], i: int, j: int) -> bool:
+    """Whether most words of tokens i..j are cut short with a stop, as journals' names are printed
+    ("J. Physics Condens.", "Astron. Papers Am."), and titles' and books' are not."""
+    words = [k for k in range(i, j) if tokens[k].text.isalnum()]
+    cut = sum(1 for k in words if k + 1 < len(tokens) and tokens[k + 1].text == ".")
+    return 2 * cut > len(words)
+
+
+# Words of a note that says where a work stands, not what it is called ("Submitted to", "in press").
+_STATUS_WORDS = {"submitted", "accepted", "press", "appear", "preparation", "preprint", "erratum", "forthcoming",
+                 "published", "review", "see", "also", "private", "communication", "unpublished"}
+
+
+def _title_read_as_a_container(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Cai, T. T. and Hall, P. (2006). Prediction in Functional Linear Regression. The Annals of
+    Statistics 34" and "X. Cheng, ..., Drop Impact Dynamics: Impact Force and Stress Distributions,
+    Annu. Rev. Fluid Mech. 54, 57": with no title labelled, the first piece after the authors and the
+    date, read as a journal or a note with a journal straight after it, is the title: a work appears
+    in one journal, and its title comes before it."""
+    if "title" in labels or "author" not in labels:
+        return labels
+    n = len(labels)
+    i = next((k for k in range(n) if labels[k] not in ("author", "date", OTHER)), None)
+    if i is None or labels[i] not in ("journal", "note") or "author" not in labels[:i]:
+        return labels
+    j = first_run(labels[i:], labels[i])[1] + i
+    after = next((k for k in range(j, n) if labels[k] != OTHER), None)
+    if after is None or labels[after] != "journal":
+        return labels
+    if i and tokens[i - 1].text in ("(", "["):
+        return labels              # "J. J. Aubert et al. [E598], Phys. Rev. Lett.": a collaboration's name
+    words = [k for k in range(i, j) if tokens[k].text.isalnum()]
+    lower = [tokens[k].text.lower() for k in words]
+    if len(words) < 2 or _abbreviated(tokens, i, j) or _STATUS_WORDS & set(lower):
+        return labels
+    lexicon = shipped_lexicon()
+    last = tokens[words[-1]].text
+    if (words[-1] + 1 < n and tokens[words[-1] + 1].text == "." and len(last) <= 5 and last[:1].isupper()
+            and last.lower() not in lexicon.words["english"]):
+        return labels              # "Acta Phys. | Polonica B": a journal's name, split after a word cut short
+    if [(a, b) for a, b, names in lexicon.phrase_matches(lower) if {"journal", "collaboration"} & set(names)] \
+            == [(0, len(lower))]:
+        return labels              # a known journal, or a collaboration ("C. Amsler et al., Particle Data Group")
+    return labels[:i] + ["title"] * (j - i) + labels[j:]
+
+
 def _book_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "P. S. de Laplace, Théorie analytique des probabilités, Vol. 7 (Courcier, 1820)": with no title
-    labelled, a "journal" its publisher follows, with no pages, is a book cited whole, and its title the
-    work's: journals are cited by pages, books by publisher."""
+    labelled, a "journal" its publisher (or its place) follows, with no pages, is a book cited whole,
+    and its title the work's: journals are cited by pages, books by publisher."""
     if "title" in labels or "journal" not in labels or "pages" in labels:
         return labels
     i, j = first_run(labels, "journal")
-    if "journal" in labels[j:] or "publisher" not in labels[j:]:
+    if "journal" in labels[j:] or not {"publisher", "place"} & set(labels[j:]) or _abbreviated(tokens, i, j):
         return labels
     return labels[:i] + ["title"] * (j - i) + labels[j:]
 
@@ -278,6 +325,25 @@ def _journal_read_as_the_title(tokens: list[Token], labels: list[str]) -> list[s
             != [(0, len(words))]:
         return labels
     return labels[:i] + ["journal"] * (j - i) + labels[j:]
+
+
+def _book_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Robert Wilson. Equilibrium in bid-ask markets. In Arrow and the ascent of economic theory: Essays
+    in honor of Kenneth J. Arrow, pages 375–414.": a title read on past its closing stop into "In" and
+    a capitalised name is the work's title, then the book it appeared in."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    k = next((k for k in range(i + 3, j - 2) if text[k] == "In" and text[k - 1] == "." and len(text[k - 2]) > 1
+              and tokens[k].start > tokens[k - 1].end and text[k + 1][:1].isupper()), None)
+    if k is None:
+        return labels
+    end = j
+    while end < len(labels) and labels[end] in _CONTAINERS and labels[end] == labels[j]:
+        end += 1                   # the book's name read on as a journal ("... Essays in honor | of Kenneth J. Arrow")
+    return labels[:k - 1] + [OTHER, OTHER] + ["booktitle"] * (end - k - 1) + labels[end:]
 
 
 def _book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:

@@ -286,6 +286,68 @@ def test_the_tail_of_a_given_names_first_list_is_no_titles_opening():
     assert kept.title == "Learning for Vision, and More"
 
 
+def test_the_tail_of_a_list_cut_at_and_a_hyphen_or_a_middle_initial_is_no_titles_opening():
+    # The tagger stopped at ", and" ...
+    text = ("Mario Sanz-Guerrero, Manuel Mager, and Katharina von der Wense. Large language models are "
+            "overconfident in their own responses. In Findings of ACL 2026, 2026.")
+    parsed = _read_as(text, author="Mario Sanz-Guerrero, Manuel Mager",
+                      title="Katharina von der Wense. Large language models are overconfident in their own responses",
+                      booktitle="Findings of ACL 2026")
+    assert parsed.title == "Large language models are overconfident in their own responses"
+    assert [n.family for n in parsed.names] == ["Sanz-Guerrero", "Mager", "von der Wense"]
+    # ... where the first given name is hyphenated ...
+    text = ("Amir-Hossein Karimi, Gilles Barthe, Bernhard Schölkopf, and Isabel Valera. A survey of algorithmic "
+            "recourse: definitions, formulations, solutions, and prospects. arXiv preprint arXiv:2010.04050, 2020.")
+    parsed = _read_as(text, author="Amir-Hossein Karimi, Gilles Barthe",
+                      title="Bernhard Schölkopf, and Isabel Valera. A survey of algorithmic recourse: definitions, "
+                            "formulations, solutions, and prospects")
+    assert parsed.title == "A survey of algorithmic recourse: definitions, formulations, solutions, and prospects"
+    assert [n.family for n in parsed.names][-1] == "Valera"
+    # ... at a middle initial's stop, the family name after it opening the title ...
+    text = ("Michael S. Albergo, Nicholas M. Boffi, and Eric Vanden-Eijnden. Stochastic interpolants: A unifying "
+            "framework for flows and diffusions. Journal of Machine Learning Research, 26 (209): 1–80, 2025.")
+    parsed = _read_as(text, author="Michael S. Albergo, Nicholas M",
+                      title="Boffi, and Eric Vanden-Eijnden. Stochastic interpolants: A unifying framework for flows "
+                            "and diffusions", journal="Journal of Machine Learning Research")
+    assert parsed.title == "Stochastic interpolants: A unifying framework for flows and diffusions"
+    assert parsed.authors == ("Michael S. Albergo", "Nicholas M. Boffi", "Eric Vanden-Eijnden")
+    # ... or read as a title of its own, closed by "and Others", before the title.
+    text = ("Joseph Kovacs, Wei Shao, Diane Rock-Kress, and Others. HIV populations are large and accumulate high "
+            "genetic diversity. Journal of virology, 87(18):10313–10323, 2013.")
+    parsed = _read_runs(text, [("author", "Joseph Kovacs, Wei Shao"), ("title", "Diane Rock-Kress, and Others"),
+                               ("title", "HIV populations are large and accumulate high genetic diversity"),
+                               ("journal", "Journal of virology")])
+    assert parsed.title == "HIV populations are large and accumulate high genetic diversity"
+    assert parsed.authors == ("Joseph Kovacs", "Wei Shao", "Diane Rock-Kress")
+    # A title after an initial that opens with a word and a comma is no name: "Hypoxia" is one word.
+    kept = _read_as("Anna B. Cole and Ben T. Hypoxia, and more. Journal of Things, 2020.",
+                    author="Anna B. Cole and Ben T", title="Hypoxia, and more", journal="Journal of Things")
+    assert kept.title == "Hypoxia, and more"
+
+
+def test_a_title_read_as_a_container_before_the_journal_is_the_title():
+    parsed = _read_as("Cai, T. T. and Hall, P. (2006). Prediction in Functional Linear Regression. The Annals of "
+                      "Statistics 34 2159–2179.", author="Cai, T. T. and Hall, P", date="2006",
+                      note="Prediction in Functional Linear Regression", journal="The Annals of Statistics",
+                      volume="34", pages="2159–2179")
+    assert (parsed.title, parsed.container) == ("Prediction in Functional Linear Regression", "The Annals of Statistics")
+    text = ("X. Cheng, T.-P. Sun, and L. Gordillo, Drop Impact Dynamics: Impact Force and Stress Distributions, Annu. "
+            "Rev. Fluid Mech. 54, 57 (2021).")
+    parsed = _read_runs(text, [("author", "X. Cheng, T.-P. Sun, and L. Gordillo"),
+                               ("journal", "Drop Impact Dynamics: Impact Force and Stress Distributions"),
+                               ("journal", "Annu. Rev. Fluid Mech"), ("volume", "54"), ("pages", "57")])
+    assert (parsed.title, parsed.container) == ("Drop Impact Dynamics: Impact Force and Stress Distributions",
+                                                "Annu. Rev. Fluid Mech")
+    # A note of where the work stands is no title, nor an abbreviated journal split in two.
+    kept = _read_as("A. Author, Submitted to Phys. Rev. D (2020).", author="A. Author", note="Submitted to",
+                    journal="Phys. Rev. D", date="2020")
+    assert kept.title is None
+    kept = _read_runs("A. Author, J. Phys. Soc. Jpn., Suppl. 3, 12 (1990).",
+                      [("author", "A. Author"), ("journal", "J. Phys. Soc. Jpn"), ("journal", "Suppl"),
+                       ("volume", "3"), ("pages", "12")])
+    assert kept.title is None
+
+
 def test_an_organisation_opening_the_reference_is_its_author_not_the_titles_opening():
     parsed = _read_as("Python Software Foundation. asyncio: Asynchronous I/O in CPython. https://docs.python.org/3/, "
                       "2026.", title="Python Software Foundation. asyncio: Asynchronous I/O in CPython", date="2026")
@@ -352,10 +414,32 @@ def test_a_journal_its_publisher_follows_is_a_book_cited_whole():
                       author="P. S. de Laplace", journal="Théorie analytique des probabilités", volume="7",
                       publisher="Courcier", date="1820")
     assert (parsed.title, parsed.publisher) == ("Théorie analytique des probabilités", "Courcier")
+    # A publisher read as the place is the imprint all the same.
+    parsed = _read_as("George Casella and Roger L. Berger. Statistical Inference, volume 2. Duxbury Pacific Grove, "
+                      "CA, 2002.", author="George Casella and Roger L. Berger", journal="Statistical Inference",
+                      volume="2", place="Duxbury Pacific Grove, CA", date="2002")
+    assert (parsed.title, parsed.container) == ("Statistical Inference", None)
     # A journal cited by its pages is a journal, whoever publishes it.
     kept = _read_as("M. Shone, Circuits Systems Signal Process 4, 89 (Birkhäuser, 1985).", author="M. Shone",
                     journal="Circuits Systems Signal Process", volume="4", pages="89", publisher="Birkhäuser")
     assert (kept.title, kept.container) == (None, "Circuits Systems Signal Process")
+
+
+def test_a_title_read_on_into_in_and_its_book_stops_at_its_own_stop():
+    text = ("Robert Wilson. Equilibrium in bid-ask markets. In Arrow and the ascent of economic theory: Essays in honor "
+            "of Kenneth J. Arrow, pages 375–414. Macmillan London, 1987.")
+    parsed = _read_as(text, author="Robert Wilson",
+                      title="Equilibrium in bid-ask markets. In Arrow and the ascent of economic theory: Essays in honor",
+                      journal="of Kenneth J. Arrow", pages="375–414", publisher="Macmillan London", date="1987")
+    assert parsed.title == "Equilibrium in bid-ask markets"
+    assert parsed.container == "Arrow and the ascent of economic theory: Essays in honor of Kenneth J. Arrow"
+    # "In" after an initial's stop, or after a title's one word, goes on with the title.
+    kept = _read_as("A. Author. Letters of Marcel J. In Search of Lost Time, 2001.", author="A. Author",
+                    title="Letters of Marcel J. In Search of Lost Time", date="2001")
+    assert kept.title == "Letters of Marcel J. In Search of Lost Time"
+    kept = _read_as("A. Author. Proust. In Search of Lost Time, 2001.", author="A. Author",
+                    title="Proust. In Search of Lost Time", date="2001")
+    assert kept.title == "Proust. In Search of Lost Time"
 
 
 def test_what_follows_in_names_the_book_not_the_works_title():
