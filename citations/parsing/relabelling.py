@@ -27,7 +27,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _book_before_a_journal, _title_read_as_a_container, _book_read_as_a_journal,
                  _journal_read_as_the_title,
                  _title_before_the_imprint, name_before_a_colon_opening_a_title, _quoted_title, _title_edges,
-                 _book_read_into_the_title, _book_after_in, _year_read_as_a_number, _page_read_as_a_volume, _page_letter_read_as_the_volume):
+                 _book_read_into_the_title, _journal_read_into_the_title, _book_after_in, _year_read_as_a_number, _page_read_as_a_volume, _page_letter_read_as_the_volume):
         labels = rule(tokens, labels)
     return labels
 
@@ -226,6 +226,13 @@ def _quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
+def _cut_short(word: str) -> bool:
+    """Whether a word before a stop reads as an abbreviation ("Phys.", "Clim.", "Publ."): short,
+    capitalised (not an acronym: "AA.") and no English word."""
+    return (len(word) <= 5 and word[:1].isupper() and word[1:].islower()
+            and word.lower() not in shipped_lexicon().words["english"])
+
+
 def _abbreviated(tokens: list[Token], i: int, j: int) -> bool:
     """Whether most words of tokens i..j are cut short with a stop, as journals' names are printed
     ("J. Physics Condens.", "Astron. Papers Am."), and titles' and books' are not."""
@@ -261,12 +268,9 @@ def _title_read_as_a_container(tokens: list[Token], labels: list[str]) -> list[s
     lower = [tokens[k].text.lower() for k in words]
     if len(words) < 2 or _abbreviated(tokens, i, j) or _STATUS_WORDS & set(lower):
         return labels
-    lexicon = shipped_lexicon()
-    last = tokens[words[-1]].text
-    if (words[-1] + 1 < n and tokens[words[-1] + 1].text == "." and len(last) <= 5 and last[:1].isupper()
-            and last.lower() not in lexicon.words["english"]):
+    if words[-1] + 1 < n and tokens[words[-1] + 1].text == "." and _cut_short(tokens[words[-1]].text):
         return labels              # "Acta Phys. | Polonica B": a journal's name, split after a word cut short
-    if [(a, b) for a, b, names in lexicon.phrase_matches(lower) if {"journal", "collaboration"} & set(names)] \
+    if [(a, b) for a, b, names in shipped_lexicon().phrase_matches(lower) if {"journal", "collaboration"} & set(names)] \
             == [(0, len(lower))]:
         return labels              # a known journal, or a collaboration ("C. Amsler et al., Particle Data Group")
     return labels[:i] + ["title"] * (j - i) + labels[j:]
@@ -344,6 +348,40 @@ def _book_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[st
     while end < len(labels) and labels[end] in _CONTAINERS and labels[end] == labels[j]:
         end += 1                   # the book's name read on as a journal ("... Essays in honor | of Kenneth J. Arrow")
     return labels[:k - 1] + [OTHER, OTHER] + ["booktitle"] * (end - k - 1) + labels[end:]
+
+
+# What follows a journal's name: its numbers, its date, a link to the work, or nothing.
+_AFTER_A_JOURNAL = IDENTIFIER_LABELS | {"volume", "issue", "pages", "date"}
+_LOWER_IN_A_NAME = {"of", "and", "the", "for", "in", "on", "de", "du", "des", "la", "le", "der", "für", "und", "&"}
+
+
+def _journal_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Simple imperative polymorphism. Lisp and Symbolic Computation 8, 4 (Dec. 1995), 343-356." and
+    "Neuron breakthrough offers hope... The Times. Retrieved from http://...": with no container
+    labelled, a title read on past its stop into a name in title case that the volume, the pages,
+    the date or a link follows, stops at its stop: that name is the journal's."""
+    if _CONTAINERS & set(labels) or "publisher" in labels:
+        return labels
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    n = len(tokens)
+    text = [t.text for t in tokens]
+    k = next((k for k in range(j - 2, i + 2, -1) if text[k] == "." and len(text[k - 1]) > 1
+              and text[k - 1].isalnum() and not _cut_short(text[k - 1]) and tokens[k + 1].start > tokens[k].end),
+             None)
+    if k is None:
+        return labels
+    after = next((m for m in range(j, n) if labels[m] != OTHER), None)
+    if after is not None and labels[after] not in _AFTER_A_JOURNAL:
+        return labels
+    words = [w for w in text[k + 1:j] if w[:1].isalpha()]
+    if (not words or len(words) > 8 or any(w in (":", "?", "!") for w in text[k + 1:j])
+            or not all(w[:1].isupper() or w in _LOWER_IN_A_NAME for w in words)
+            or (len(words) == 1 and len(words[0]) < 4)):
+        return labels
+    return labels[:k] + [OTHER] + ["journal"] * (j - k - 1) + labels[j:]
 
 
 def _book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:

@@ -442,6 +442,28 @@ def test_a_title_read_on_into_in_and_its_book_stops_at_its_own_stop():
     assert kept.title == "Proust. In Search of Lost Time"
 
 
+def test_a_journal_read_on_from_the_title_past_its_stop_is_the_journal():
+    parsed = _read_as("Wright, A. K. Simple imperative polymorphism. Lisp and Symbolic Computation 8, 4 (Dec. 1995), "
+                      "343-356.", author="Wright, A. K",
+                      title="Simple imperative polymorphism. Lisp and Symbolic Computation", volume="8", pages="343-356")
+    assert (parsed.title, parsed.container) == ("Simple imperative polymorphism", "Lisp and Symbolic Computation")
+    parsed = _read_as("Devlin, H. (2010, January 28). Neuron breakthrough offers hope on dementia. The Times. "
+                      "Retrieved from http://www.timesonline.co.uk/tol/news/article7005401.ece", author="Devlin, H",
+                      title="Neuron breakthrough offers hope on dementia. The Times", url="http://www.timesonline")
+    assert (parsed.title, parsed.container) == ("Neuron breakthrough offers hope on dementia", "The Times")
+    # The stop of an abbreviation is the journal's, not the title's end.
+    parsed = _read_as("A. Author. Direct influence of irrigation on climate. Clim. Dynam., 22, 597-603, 2004.",
+                      author="A. Author", title="Direct influence of irrigation on climate. Clim. Dynam", volume="22")
+    assert (parsed.title, parsed.container) == ("Direct influence of irrigation on climate", "Clim. Dynam")
+    # A subtitle in sentence case, or a book's imprint after it, stays.
+    for text, title, after in (
+            ("A. Author. Quantum gravity. A primer for students, 12, 2001.", "Quantum gravity. A primer for students",
+             {"volume": "12"}),
+            ("A. Author. The Year 2000. New York: Macmillan, 1967.", "The Year 2000. New York", {"publisher": "Macmillan"})):
+        kept = _read_as(text, author="A. Author", title=title, **after)
+        assert kept.title == title
+
+
 def test_what_follows_in_names_the_book_not_the_works_title():
     parsed = _read_as("Mamajek E. E., 2009, in Usuda T., Ishii M., eds, American Institute of Physics Conference Series "
                       "Vol. 1158, Exoplanets and Disks: Their Formation and Diversity. pp 3-10", author="Mamajek E. E.",
