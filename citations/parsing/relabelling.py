@@ -27,7 +27,8 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _book_before_a_journal, _title_read_as_a_container, _book_read_as_a_journal,
                  _journal_read_as_the_title,
                  _title_before_the_imprint, name_before_a_colon_opening_a_title, _quoted_title, _title_edges,
-                 _book_read_into_the_title, _journal_read_into_the_title, _book_after_in, _year_read_as_a_number, _page_read_as_a_volume, _page_letter_read_as_the_volume):
+                 _book_read_into_the_title, _journal_read_into_the_title, _translation_closing_the_title,
+                 _book_after_in, _year_read_as_a_number, _page_read_as_a_volume, _page_letter_read_as_the_volume):
         labels = rule(tokens, labels)
     return labels
 
@@ -382,6 +383,29 @@ def _journal_read_into_the_title(tokens: list[Token], labels: list[str]) -> list
             or (len(words) == 1 and len(words[0]) < 4)):
         return labels
     return labels[:k] + [OTHER] + ["journal"] * (j - k - 1) + labels[j:]
+
+
+# Words opening a note on who translated, edited or reprinted a work, and the word after each.
+_TRANSLATION_CUES = {"translated": {"by"}, "trans": {"."}, "transl": {"."}, "tr": {"."},
+                     "übersetzt": {"von"}, "ubersetzt": {"von"}, "traduit": {"par"}, "trad": {".", "fr", "par"},
+                     "edited": {"by"}, "reprint": {",", "."}, "revised": {"and", "by"}}
+
+
+def _translation_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "The Trial. Translated by Willa and Edwin Muir; revised by E. M. Butler. New York: Schocken" and
+    "Semiotics and the Philosophy of Language. Reprint, illustrated.": who translated, edited or
+    reprinted a work, read on after its title's stop or comma, is a note on the edition, not the title."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    n = len(text)
+    k = next((k for k in range(i + 2, j) if text[k - 1] in (".", ",", "(", ";") and k + 1 < n
+              and text[k + 1].lower() in _TRANSLATION_CUES.get(text[k].lower(), ())), None)
+    if k is None:
+        return labels
+    return labels[:k - 1] + [OTHER] + ["note"] * (j - k) + labels[j:]
 
 
 def _book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:

@@ -464,6 +464,22 @@ def test_a_journal_read_on_from_the_title_past_its_stop_is_the_journal():
         assert kept.title == title
 
 
+def test_who_translated_or_reprinted_a_work_is_no_part_of_its_title():
+    parsed = _read_as("Kafka, Franz. The Trial. Translated by Willa and Edwin Muir. New York: Schocken Books, 1984.",
+                      author="Kafka, Franz", title="The Trial. Translated by Willa and Edwin Muir", place="New York",
+                      publisher="Schocken Books", date="1984")
+    assert (parsed.title, parsed.note) == ("The Trial", "Translated by Willa and Edwin Muir")
+    parsed = _read_as("Eco, Umberto. Semiotics and the Philosophy of Language. Reprint, illustrated. Bloomington: "
+                      "Indiana University Press, 1986.", author="Eco, Umberto",
+                      title="Semiotics and the Philosophy of Language. Reprint, illustrated", place="Bloomington")
+    assert parsed.title == "Semiotics and the Philosophy of Language"
+    # A title whose words are these words, not the cue of a note, is left whole.
+    kept = _read_as("A. Author. Revised estimates of the Hubble constant, translated into practice. Nature, 2001.",
+                    author="A. Author", title="Revised estimates of the Hubble constant, translated into practice",
+                    journal="Nature")
+    assert kept.title == "Revised estimates of the Hubble constant, translated into practice"
+
+
 def test_what_follows_in_names_the_book_not_the_works_title():
     parsed = _read_as("Mamajek E. E., 2009, in Usuda T., Ishii M., eds, American Institute of Physics Conference Series "
                       "Vol. 1158, Exoplanets and Disks: Their Formation and Diversity. pp 3-10", author="Mamajek E. E.",
