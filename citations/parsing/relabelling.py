@@ -12,6 +12,7 @@ from citations.parsing.author_rules import (
     organisation_opening_a_title,
     title_read_as_the_last_author,
 )
+from citations.parsing.cues import CUES
 from citations.parsing.label_runs import YEAR, first_run, introducing_in
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
@@ -316,20 +317,40 @@ def _title_before_the_imprint(tokens: list[Token], labels: list[str]) -> list[st
 
 
 def _journal_read_as_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Chabrier, G. 2003, Publications of the Astronomical Society of the Pacific, 115, 763": with no
-    journal labelled, a "title" that is all of a known journal's name, with the volume or pages after
-    it, is the journal: such styles print no title, and a titled work names its journal after it."""
+    """ "Chabrier, G. 2003, Publications of the Astronomical Society of the Pacific, 115, 763" and "J. D.
+    Wilson and B. L. Sawford, Boundary-Layer Meteorology, 78, 191-210 (1996)": with no journal labelled,
+    a "title" with the volume or pages after it is the journal where it is all of a known journal's
+    name, or a name in title case with a bare volume and then pages after it: such styles print no
+    title, and a titled work names its journal after it."""
     found = first_run(labels, "title") if "journal" not in labels else None
     if found is None:
         return labels
     i, j = found
-    if next((label for label in labels[j:] if label != OTHER), None) not in ("volume", "pages"):
+    n = len(tokens)
+    after = next((k for k in range(j, n) if labels[k] != OTHER), None)
+    if after is None or labels[after] not in ("volume", "pages"):
         return labels
     words = [t.text.lower() for t in tokens[i:j] if t.text.isalnum()]
-    if [(start, end) for start, end, names in shipped_lexicon().phrase_matches(words) if "journal" in names] \
-            != [(0, len(words))]:
+    known = [(start, end) for start, end, names in shipped_lexicon().phrase_matches(words)
+             if "journal" in names] == [(0, len(words))]
+    if not known and not _journal_shaped(tokens, labels, i, j, after):
         return labels
     return labels[:i] + ["journal"] * (j - i) + labels[j:]
+
+
+def _journal_shaped(tokens: list[Token], labels: list[str], i: int, j: int, volume: int) -> bool:
+    """Whether tokens i..j read as a journal's name before its numbers: a few words in title case and
+    one piece, then a volume with no cue before it ("Vol. 1-3" numbers a book's volumes), then pages."""
+    words = [t.text for t in tokens[i:j] if t.text[:1].isalpha()]
+    if (not 1 <= len(words) <= 6 or any(t.text in (",", ":", ";", "?", "!") for t in tokens[i:j])
+            or not all(w[:1].isupper() or w in _LOWER_IN_A_NAME for w in words)
+            or labels[volume] != "volume" or CUES.get(tokens[volume - 1].text.lower()) == "vol"
+            or (volume >= 2 and CUES.get(tokens[volume - 2].text.lower()) == "vol")):
+        return False
+    end = volume
+    while end < len(labels) and labels[end] == "volume":
+        end += 1
+    return next((label for label in labels[end:] if label not in (OTHER, "issue")), None) == "pages"
 
 
 def _book_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:

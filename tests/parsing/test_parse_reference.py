@@ -551,6 +551,17 @@ def test_a_known_journal_read_as_the_title_before_the_volume_is_the_journal():
     kept = _read_as("Smith J., 2016, Physical Review Letters revisited, 116, 061102",
                     author="Smith J.", date="2016", title="Physical Review Letters revisited", volume="116")
     assert kept.title == "Physical Review Letters revisited"
+    # A name in title case with a bare volume and pages after it is a journal, known or not ...
+    parsed = _read_as("J. D. Wilson and B. L. Sawford, Boundary-Layer Meteorology, 78, 191-210 (1996).",
+                      author="J. D. Wilson and B. L. Sawford", title="Boundary-Layer Meteorology", volume="78",
+                      pages="191-210", date="1996")
+    assert (parsed.title, parsed.container) == (None, "Boundary-Layer Meteorology")
+    # ... not a book's title before the volumes it is printed in, nor a title in sentence case.
+    for text, volume, pages in (("A. Sommerfeld, Lectures on Theoretical Physics, Vol. 3, 1-20.", "3", "1-20"),
+                                ("A. Author, Boundary layers revisited, 78, 191-210 (1996).", "78", "191-210")):
+        title = text.split(", ")[1]
+        kept = _read_as(text, author="A", title=title, volume=volume, pages=pages)
+        assert kept.title == title
 
 
 def test_the_sentence_before_a_books_imprint_is_its_title():
