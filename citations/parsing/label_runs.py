@@ -32,6 +32,16 @@ def is_initial(tokens: list[Token], k: int) -> bool:
     return len(tokens[k].text) == 1 and tokens[k].text.isupper()
 
 
+def sentence_start(tokens: list[Token], k: int) -> int:
+    """The first token of the sentence token k is in: after the last full stop that ends a word of
+    more than one letter (an initial's stop ends no sentence) and is followed by a space."""
+    for i in range(k - 1, 0, -1):
+        if (tokens[i].text == "." and len(tokens[i - 1].text) > 1 and tokens[i - 1].end == tokens[i].start
+                and (i + 1 >= len(tokens) or tokens[i + 1].start > tokens[i].end)):
+            return i + 1
+    return 0
+
+
 _INSIDE_A_BOOKS_NAMING = {OTHER, "editor", "series", "booktitle", "volume", "date", "place", "publisher"}
 
 

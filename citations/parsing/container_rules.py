@@ -1,0 +1,264 @@
+"""Label rules that move the boundary between the title and where the work appeared (a journal, a
+book, proceedings) where the tagger put it in the wrong place: a title read as a journal or a note,
+a journal or a book read as the title, a title read on into its container, a quoted title.
+`relabel` (relabelling.py) applies them, in its order."""
+from citations.parsing.cues import CUES
+from citations.parsing.label_runs import first_run, introducing_in, sentence_start
+from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
+from citations.parsing.lexicon import shipped as shipped_lexicon
+from citations.parsing.tokens import Token
+
+_CONTAINERS = {"journal", "booktitle", "series"}
+
+
+def _cut_short(word: str) -> bool:
+    """Whether a word before a stop reads as an abbreviation ("Phys.", "Clim.", "Publ."): short,
+    capitalised (not an acronym: "AA.") and no English word."""
+    return (len(word) <= 5 and word[:1].isupper() and word[1:].islower()
+            and word.lower() not in shipped_lexicon().words["english"])
+
+
+def _abbreviated(tokens: list[Token], i: int, j: int) -> bool:
+    """Whether most words of tokens i..j are cut short with a stop, as journals' names are printed
+    ("J. Physics Condens.", "Astron. Papers Am."), and titles' and books' are not."""
+    words = [k for k in range(i, j) if tokens[k].text.isalnum()]
+    cut = sum(1 for k in words if k + 1 < len(tokens) and tokens[k + 1].text == ".")
+    return 2 * cut > len(words)
+
+
+def book_before_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "... Panangaden. Metrics for labelled Markov processes. Theoretical Computer Science, 318(3)":
+    with no title labelled, a run read as a book's title before the journal, with no "In" or editors
+    before it, is the title: an article in a journal is in no book."""
+    if "title" in labels or "booktitle" not in labels or "journal" not in labels:
+        return labels
+    i, j = first_run(labels, "booktitle")
+    if i > labels.index("journal") or "editor" in labels[:i] or any(t.text.lower() == "in" for t in tokens[:i]):
+        return labels              # "In: Pogorelov, N.V. (eds.) Numerical Modeling...": a book after all
+    return labels[:i] + ["title"] * (j - i) + labels[j:]
+
+
+# Words of a note that says where a work stands, not what it is called ("Submitted to", "in press").
+_STATUS_WORDS = {"submitted", "accepted", "press", "appear", "preparation", "preprint", "erratum", "forthcoming",
+                 "published", "review", "see", "also", "private", "communication", "unpublished"}
+
+
+def title_read_as_a_container(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Cai, T. T. and Hall, P. (2006). Prediction in Functional Linear Regression. The Annals of
+    Statistics 34" and "X. Cheng, ..., Drop Impact Dynamics: Impact Force and Stress Distributions,
+    Annu. Rev. Fluid Mech. 54, 57": with no title labelled, the first piece after the authors and the
+    date, read as a journal or a note with a journal straight after it, is the title: a work appears
+    in one journal, and its title comes before it."""
+    if "title" in labels or "author" not in labels:
+        return labels
+    n = len(labels)
+    i = next((k for k in range(n) if labels[k] not in ("author", "date", OTHER)), None)
+    if i is None or labels[i] not in ("journal", "note") or "author" not in labels[:i]:
+        return labels
+    j = first_run(labels[i:], labels[i])[1] + i
+    after = next((k for k in range(j, n) if labels[k] != OTHER), None)
+    if after is None or labels[after] != "journal":
+        return labels
+    if i and tokens[i - 1].text in ("(", "["):
+        return labels              # "J. J. Aubert et al. [E598], Phys. Rev. Lett.": a collaboration's name
+    words = [k for k in range(i, j) if tokens[k].text.isalnum()]
+    lower = [tokens[k].text.lower() for k in words]
+    if len(words) < 2 or _abbreviated(tokens, i, j) or _STATUS_WORDS & set(lower):
+        return labels
+    if words[-1] + 1 < n and tokens[words[-1] + 1].text == "." and _cut_short(tokens[words[-1]].text):
+        return labels              # "Acta Phys. | Polonica B": a journal's name, split after a word cut short
+    if [(a, b) for a, b, names in shipped_lexicon().phrase_matches(lower) if {"journal", "collaboration"} & set(names)] \
+            == [(0, len(lower))]:
+        return labels              # a known journal, or a collaboration ("C. Amsler et al., Particle Data Group")
+    return labels[:i] + ["title"] * (j - i) + labels[j:]
+
+
+def book_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "P. S. de Laplace, Théorie analytique des probabilités, Vol. 7 (Courcier, 1820)": with no title
+    labelled, a "journal" its publisher (or its place) follows, with no pages, is a book cited whole,
+    and its title the work's: journals are cited by pages, books by publisher."""
+    if "title" in labels or "journal" not in labels or "pages" in labels:
+        return labels
+    i, j = first_run(labels, "journal")
+    if "journal" in labels[j:] or not {"publisher", "place"} & set(labels[j:]) or _abbreviated(tokens, i, j):
+        return labels
+    return labels[:i] + ["title"] * (j - i) + labels[j:]
+
+
+# What a book's title is misread as; an edition, a volume count or a medium ("2nd edition", "14
+# vols", "DVD") is read as a note or a volume, and is no title.
+_READ_FOR_A_BOOKS_TITLE = {"author", "place", "series", "journal", OTHER}
+
+
+def title_before_the_imprint(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Cortázar, Julio. Rayuela. Buenos Aires: Editorial Sudamericana, 1963.": with no title labelled,
+    the sentence before a book's imprint (place: publisher) is its title, where the authors' sentence
+    comes before it; the tagger read it as a name, a place or a series."""
+    if "title" in labels or "booktitle" in labels:
+        return labels
+    n = len(tokens)
+    colon = next((k for k in range(1, n - 1) if tokens[k].text == ":" and labels[k - 1] == "place"
+                  and labels[k + 1] == "publisher"), None)
+    if colon is None:
+        return labels
+    place = sentence_start(tokens, colon - 1)
+    if place < 2 or tokens[place - 1].text != "." or "place" not in labels[place:colon]:
+        return labels
+    start = sentence_start(tokens, place - 2)
+    if (start == 0 or "author" not in labels[:start]
+            or any(labels[k] not in _READ_FOR_A_BOOKS_TITLE for k in range(start, place - 1))):
+        return labels
+    return labels[:start] + ["title"] * (place - 1 - start) + labels[place - 1:]
+
+
+def journal_read_as_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Chabrier, G. 2003, Publications of the Astronomical Society of the Pacific, 115, 763" and "J. D.
+    Wilson and B. L. Sawford, Boundary-Layer Meteorology, 78, 191-210 (1996)": with no journal labelled,
+    a "title" with the volume or pages after it is the journal where it is all of a known journal's
+    name, or a name in title case with a bare volume and then pages after it: such styles print no
+    title, and a titled work names its journal after it."""
+    found = first_run(labels, "title") if "journal" not in labels else None
+    if found is None:
+        return labels
+    i, j = found
+    n = len(tokens)
+    after = next((k for k in range(j, n) if labels[k] != OTHER), None)
+    if after is None or labels[after] not in ("volume", "pages"):
+        return labels
+    words = [t.text.lower() for t in tokens[i:j] if t.text.isalnum()]
+    known = [(start, end) for start, end, names in shipped_lexicon().phrase_matches(words)
+             if "journal" in names] == [(0, len(words))]
+    if not known and not _journal_shaped(tokens, labels, i, j, after):
+        return labels
+    return labels[:i] + ["journal"] * (j - i) + labels[j:]
+
+
+def _journal_shaped(tokens: list[Token], labels: list[str], i: int, j: int, volume: int) -> bool:
+    """Whether tokens i..j read as a journal's name before its numbers: a few words in title case and
+    one piece, then a volume with no cue before it ("Vol. 1-3" numbers a book's volumes), then pages."""
+    words = [t.text for t in tokens[i:j] if t.text[:1].isalpha()]
+    if (not 1 <= len(words) <= 6 or any(t.text in (",", ":", ";", "?", "!") for t in tokens[i:j])
+            or not all(w[:1].isupper() or w in _LOWER_IN_A_NAME for w in words)
+            or labels[volume] != "volume" or CUES.get(tokens[volume - 1].text.lower()) == "vol"
+            or (volume >= 2 and CUES.get(tokens[volume - 2].text.lower()) == "vol")):
+        return False
+    end = volume
+    while end < len(labels) and labels[end] == "volume":
+        end += 1
+    return next((label for label in labels[end:] if label not in (OTHER, "issue")), None) == "pages"
+
+
+_OPENING_QUOTES = {"“": "”", "\"": "\"", "‘": "’"}
+_INSIDE_A_QUOTED_TITLE = {"title", OTHER, "date", "volume", "pages", "issue"}
+
+
+def _container_after_the_quotes(labels: list[str], start: int, end: int) -> list[str]:
+    """ "“χ(2) effects in waveguides,” Quantum and Semiclassical Optics: Journal of ...": title read on
+    past the closing quote, into the container named after it, is the container's."""
+    after = next((label for label in labels[end:] if label != OTHER), None)
+    if after not in _CONTAINERS:
+        return labels
+    return labels[:start] + [after if label == "title" else label for label in labels[start:end]] + labels[end:]
+
+
+def quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "“5G evolution: A view on ... release 15,” IEEE access": a title its style prints in quotes is
+    all of the quoted text, numbers and dates in it included, less the punctuation closing it."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    opening = next((k for k in range(i - 1, max(i - 4, -1), -1) if text[k] in _OPENING_QUOTES), None)
+    if opening is None:
+        return labels
+    quote = _OPENING_QUOTES[text[opening]]
+    # The title read on past a quote its closing comma or stop comes before ("...waveguides,” Quantum"),
+    # not past one a title goes on after ("“my answer is c”: First-token ...").
+    inner = next((k for k in range(i + 1, j - 1) if text[k] == quote and text[k - 1] in (",", ".")), None)
+    if inner is not None:
+        labels = _container_after_the_quotes(labels, inner + 1, j)
+        j = inner + 1
+    closing = next((k for k in range(j - 1, len(text)) if text[k] == quote), None)
+    if closing is None or closing == opening + 1:
+        return labels
+    inside = range(opening + 1, closing)
+    if any(labels[k] not in _INSIDE_A_QUOTED_TITLE for k in inside):
+        return labels
+    end = closing
+    while end > opening + 1 and text[end - 1] in (",", ".", ";", ":"):
+        end -= 1
+    labels = list(labels)
+    labels[opening + 1:end] = ["title"] * (end - opening - 1)
+    return labels
+
+
+def book_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Robert Wilson. Equilibrium in bid-ask markets. In Arrow and the ascent of economic theory: Essays
+    in honor of Kenneth J. Arrow, pages 375–414.": a title read on past its closing stop into "In" and
+    a capitalised name is the work's title, then the book it appeared in."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    k = next((k for k in range(i + 3, j - 2) if text[k] == "In" and text[k - 1] == "." and len(text[k - 2]) > 1
+              and tokens[k].start > tokens[k - 1].end and text[k + 1][:1].isupper()), None)
+    if k is None:
+        return labels
+    end = j
+    while end < len(labels) and labels[end] in _CONTAINERS and labels[end] == labels[j]:
+        end += 1                   # the book's name read on as a journal ("... Essays in honor | of Kenneth J. Arrow")
+    return labels[:k - 1] + [OTHER, OTHER] + ["booktitle"] * (end - k - 1) + labels[end:]
+
+
+# What follows a journal's name: its numbers, its date, a link to the work, or nothing.
+_AFTER_A_JOURNAL = IDENTIFIER_LABELS | {"volume", "issue", "pages", "date"}
+_LOWER_IN_A_NAME = {"of", "and", "the", "for", "in", "on", "de", "du", "des", "la", "le", "der", "für", "und", "&"}
+
+
+def journal_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Simple imperative polymorphism. Lisp and Symbolic Computation 8, 4 (Dec. 1995), 343-356." and
+    "Neuron breakthrough offers hope... The Times. Retrieved from http://...": with no container
+    labelled, a title read on past its stop into a name in title case that the volume, the pages,
+    the date or a link follows, stops at its stop: that name is the journal's."""
+    if _CONTAINERS & set(labels) or "publisher" in labels:
+        return labels
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    n = len(tokens)
+    text = [t.text for t in tokens]
+    k = next((k for k in range(j - 2, i + 2, -1) if text[k] == "." and len(text[k - 1]) > 1
+              and text[k - 1].isalnum() and not _cut_short(text[k - 1]) and tokens[k + 1].start > tokens[k].end),
+             None)
+    if k is None:
+        return labels
+    after = next((m for m in range(j, n) if labels[m] != OTHER), None)
+    if after is not None and labels[after] not in _AFTER_A_JOURNAL:
+        return labels
+    words = [w for w in text[k + 1:j] if w[:1].isalpha()]
+    if (not words or len(words) > 8 or any(w in (":", "?", "!") for w in text[k + 1:j])
+            or not all(w[:1].isupper() or w in _LOWER_IN_A_NAME for w in words)
+            or (len(words) == 1 and len(words[0]) < 4)):
+        return labels
+    return labels[:k] + [OTHER] + ["journal"] * (j - k - 1) + labels[j:]
+
+
+def book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Mamajek E. E., 2009, in Usuda T., Tamura M., Ishii M., eds, American Institute of Physics
+    Conference Series Vol. 1158, Exoplanets and Disks: Their Formation and Diversity. pp 3-10": with no
+    title before "in", what follows "in" names where the work appeared, the book or proceedings, and
+    the title read there is that book's: the style prints no title of the work itself. A capitalised
+    "In" straight before the title may be the title's own first word ("In Search of Lost Time")."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    k = introducing_in(tokens, labels, i)
+    if k is None or "author" not in labels[:k]:
+        return labels
+    if k == i - 1 and (tokens[k].text == "In" or not tokens[i].text[:1].isupper()):
+        return labels
+    return labels[:i] + ["booktitle"] * (j - i) + labels[j:]
