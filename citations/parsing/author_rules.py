@@ -76,6 +76,10 @@ def collaboration_in_brackets(tokens: list[Token], labels: list[str]) -> list[st
     labels = list(labels)
     labels[i:closing] = ["author"] * (closing - i)
     labels[closing] = OTHER
+    k = closing + 1
+    while k < len(text) and labels[k] == "title" and text[k] in (",", ".", ";", ":"):
+        labels[k] = OTHER          # the title read on past the bracket: its punctuation is no field's
+        k += 1
     return labels
 
 
@@ -84,8 +88,8 @@ _NAME_PIECE_WORDS = {".", "-", "and", "&"}
 
 def names_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "B. Blok, Yu. Dokshitser, L. Frankfurt and M. Strikman, pQCD physics...": in a list whose names
-    put the initials first, a title does not open with more such names ending at a comma: they are
-    the last authors."""
+    put the initials first, a title does not open with more such names ending at a comma, nor with
+    "and" and such a name: they are the last authors."""
     found = first_run(labels, "title")
     if found is None or not initials_first(tokens, labels):
         return labels
@@ -96,9 +100,9 @@ def names_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     comma = next((k for k in range(i, j) if text[k] == ","), None)
     if comma is None or comma - i < 3:
         return labels
-    words = text[i:comma]
+    words = text[i + (text[i] in ("and", "&")):comma]      # "... L. Frankfurt | and M. Strikman, pQCD ..."
     initials = sum(1 for k in range(i, comma - 1) if text[k + 1] == "." and len(text[k]) <= 2 and text[k][:1].isupper())
-    if (not initials or not (len(words[0]) <= 2 and words[0][:1].isupper() and words[1] == ".")
+    if (not initials or len(words) < 2 or not (len(words[0]) <= 2 and words[0][:1].isupper() and words[1] == ".")
             or any(not (w in _NAME_PIECE_WORDS or w[:1].isupper()) for w in words)):
         return labels
     labels = list(labels)

@@ -81,3 +81,15 @@ def page_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> li
             and labels[k - 1] == "volume"):
         return labels[:k] + ["pages"] + labels[k + 1:]
     return labels
+
+
+def page_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "B. Q. Li and K. T. Chao, Phys. Rev. D 79 (2009), 094004 doi:...": with no pages labelled, a
+    "title" that is one number after the journal's volume is its page or article number."""
+    found = first_run(labels, "title") if "pages" not in labels and "volume" in labels else None
+    if found is None or found[1] - found[0] != 1 or labels.index("volume") > found[0]:
+        return labels
+    k = found[0]
+    if not tokens[k].text.isdigit() or "title" in labels[k + 1:]:
+        return labels
+    return labels[:k] + ["pages"] + labels[k + 1:]

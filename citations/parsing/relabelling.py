@@ -27,19 +27,25 @@ from citations.parsing.container_rules import (
 )
 from citations.parsing.label_runs import YEAR, first_run, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
-from citations.parsing.locator_rules import RANGE_DASHES, page_letter_read_as_the_volume, page_read_as_a_volume
+from citations.parsing.locator_rules import (
+    RANGE_DASHES,
+    page_letter_read_as_the_volume,
+    page_read_as_a_title,
+    page_read_as_a_volume,
+)
 from citations.parsing.tokens import Token
 
 
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
     for rule in (_named_document_title, organisation_opening_a_title, _lettered_year_opening_a_title,
-                 _year_inside_a_titles_opening, collaboration_in_brackets, names_opening_a_title,
-                 author_list_tail_opening_a_title, family_name_opening_a_title, title_read_as_the_last_author,
+                 _year_inside_a_titles_opening, collaboration_in_brackets, family_name_opening_a_title,
+                 names_opening_a_title, author_list_tail_opening_a_title, title_read_as_the_last_author,
                  book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
                  title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
                  book_read_into_the_title, journal_read_into_the_title, _translation_closing_the_title,
-                 book_after_in, _year_read_as_a_number, page_read_as_a_volume, page_letter_read_as_the_volume):
+                 book_after_in, _year_read_as_a_number, page_read_as_a_volume, page_letter_read_as_the_volume,
+                 page_read_as_a_title):
         labels = rule(tokens, labels)
     return labels
 

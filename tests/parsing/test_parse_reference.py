@@ -239,6 +239,10 @@ def test_a_collaboration_in_brackets_after_the_authors_is_no_title():
     kept = _read_as("J. Smith (Non)linear waves in shallow water, J. Fluid Mech. 12, 3 (1990).",
                     author="J. Smith", title="Non)linear waves in shallow water", journal="J. Fluid Mech")
     assert kept.title.startswith("Non)linear waves") and kept.authors == ("J. Smith",)
+    # The title read on past the bracket is the journal's name when the volume and pages follow it.
+    parsed = _read_as("M. Robotkova (STAR), SciPost Phys. Proc. 8, 071 (2022).", author="M. Robotkova",
+                      title="STAR), SciPost Phys. Proc", volume="8", pages="071", date="2022")
+    assert (parsed.title, parsed.container) == (None, "SciPost Phys. Proc")
 
 
 def test_initials_first_names_opening_a_title_are_the_last_authors():
@@ -248,10 +252,28 @@ def test_initials_first_names_opening_a_title_are_the_last_authors():
                       journal="Eur. Phys. J. C")
     assert parsed.title == "pQCD physics of multiparton interactions"
     assert [n.family for n in parsed.names] == ["Blok", "Dokshitser", "Frankfurt", "Strikman"]
+    # The tagger may stop before a family name and start the title at the last "and".
+    parsed = _read_as("B. Blok, Yu. Dokshitser, L. Frankfurt and M. Strikman, pQCD physics of multiparton "
+                      "interactions, Eur. Phys. J. C72 (2012) 1963.", author="B. Blok, Yu. Dokshitser, L",
+                      title="Frankfurt and M. Strikman, pQCD physics of multiparton interactions",
+                      journal="Eur. Phys. J. C")
+    assert parsed.title == "pQCD physics of multiparton interactions"
+    assert [n.family for n in parsed.names] == ["Blok", "Dokshitser", "Frankfurt", "Strikman"]
     # A title that opens with capitalised words, not names, is left whole.
     kept = _read_as("B. Blok, Yu. Dokshitser, Hard Processes, Soft Physics, Phys. Rep. 1 (2012) 3.",
                     author="B. Blok, Yu. Dokshitser", title="Hard Processes, Soft Physics", journal="Phys. Rep")
     assert kept.title == "Hard Processes, Soft Physics"
+
+
+def test_a_lone_number_read_as_the_title_after_the_volume_is_the_page():
+    parsed = _read_as("B. Q. Li and K. T. Chao, Phys. Rev. D 79 (2009), 094004 doi:10.1103/PhysRevD.79.094004.",
+                      author="B. Q. Li and K. T. Chao", journal="Phys. Rev. D", volume="79", date="2009",
+                      title="094004")
+    assert (parsed.title, parsed.pages) == (None, "094004")
+    # A number that is a title, before any volume, stays the title.
+    kept = _read_as("Disch, Thomas M. 334. New York: Avon, 1974.", author="Disch, Thomas M", title="334",
+                    place="New York", publisher="Avon")
+    assert kept.title == "334"
 
 
 def test_a_quoted_title_is_all_of_the_quoted_text():
