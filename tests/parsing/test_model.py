@@ -4,7 +4,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from citations.parsing.building import evaluate
+from citations.parsing.building import ReadingsChanged, check_name, evaluate, reader_digest
 from citations.parsing.datasets import data_files, load
 from citations.parsing.lexicon import LEXICON_PATH, Lexicon, read_source, write
 from citations.parsing.tagger import METADATA_PATH, MODEL_PATH, Tagger
@@ -17,7 +17,7 @@ TOLERANCE = 0.005
 
 def test_the_shipped_model_is_the_one_its_metadata_describes():
     metadata = json.loads(METADATA_PATH.read_text())
-    assert metadata["parser"] == "pith-crf/5"
+    assert metadata["parser"] == "pith-crf/6"
     assert metadata["model_sha256"] == sha256(MODEL_PATH)
     assert MODEL_PATH.stat().st_size < 5_000_000
 
@@ -62,6 +62,31 @@ def test_the_shipped_model_still_scores_what_its_metadata_says_on_grobids_held_o
     for name, figures in recorded["fields"].items():
         if figures["f1"] is not None:
             assert measured["fields"][name]["f1"] == pytest.approx(figures["f1"], abs=TOLERANCE), name
+
+
+def test_the_parsers_name_is_the_one_recorded_for_its_code():
+    # reparse_references skips a list its current parser's name read: code that reads differently under
+    # the same name would never reach stored references. A failure here: rename the parser, then --rescore.
+    assert reader_digest() == json.loads(METADATA_PATH.read_text())["reader_sha256"]
+
+
+def test_another_model_or_other_code_under_the_old_name_is_refused():
+    old = {"parser": "pith-crf/6", "model_sha256": "m" * 64, "reader_sha256": "a" * 64}
+    for changed in ({"reader_sha256": "b" * 64}, {"model_sha256": "n" * 64}):
+        with pytest.raises(ReadingsChanged, match="give the parser a new name"):
+            check_name(old, {**old, **changed})
+        check_name(old, {**old, **changed, "parser": "pith-crf/7"})
+    check_name(old, dict(old))
+
+
+@needs_data
+def test_rescoring_refuses_other_code_under_the_old_name_and_keeps_the_metadata(tmp_path):
+    metadata = tmp_path / "m.json"
+    recorded = dict(json.loads(METADATA_PATH.read_text()), reader_sha256="0" * 64)
+    metadata.write_text(json.dumps(recorded))
+    with pytest.raises(CommandError, match="reading code changed"):
+        call_command("train_reference_parser", "--rescore", data_dir=DATA_DIR, output=MODEL_PATH, metadata=metadata)
+    assert json.loads(metadata.read_text()) == recorded
 
 
 @needs_data

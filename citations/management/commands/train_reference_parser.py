@@ -5,7 +5,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.parsing.building import build_model, write_metadata
+from citations.parsing.building import ReadingsChanged, build_model, write_metadata
 from citations.parsing.datasets import load
 from citations.parsing.tagger import METADATA_PATH, MODEL_PATH
 from citations.parsing.training_data import MissingTrainingData
@@ -44,7 +44,7 @@ class Command(BaseCommand):
                 written = write_metadata(load(data_dir), data_dir, output, metadata, recorded["training_options"])
             else:
                 written = build_model(data_dir, output, metadata)
-        except MissingTrainingData as error:
+        except (MissingTrainingData, ReadingsChanged) as error:
             raise CommandError(str(error)) from error
         figures = written["evaluation"]["grobid_evaluation"]
         self.stdout.write(f"wrote {output} ({written['model_bytes']:,} bytes, sha256 {written['model_sha256'][:12]}) "
