@@ -4,8 +4,9 @@ It computes what CRFsuite's tagger computes (each token's label scores are the s
 features' weights; Viterbi over those and the label-to-label weights), but CRFsuite's Python
 binding takes every feature of every token as a string on every call, which was most of the
 parser's time. Here the features a token's text contributes at each place of the window are
-summed into a score vector once per distinct text and kept; only the features that depend on
-the token's place in the string are looked up per call. Viterbi runs over a batch of strings
+summed into a score vector once per distinct text and kept, and so are the features every token
+of a comma-delimited piece shares, once per kind of piece; only the features that depend on the
+token's own place in the string are looked up per call. Viterbi runs over a batch of strings
 of similar length in lock step, so its steps are array operations over the batch. Ties break
 as CRFsuite breaks them (the first label of the highest score), and a test checks the labels
 are CRFsuite's own.
@@ -20,6 +21,7 @@ from citations.parsing.tokens import Token
 
 _BATCH = 64                 # strings decoded in lock step, sorted by length to share few padding steps
 _WINDOWS_KEPT = 50_000      # distinct token texts whose window scores are kept (7 x labels floats each)
+_PIECES_KEPT = 20_000       # distinct piece descriptions whose scores are kept
 
 
 class Weights:
@@ -62,7 +64,17 @@ class Decoder:
         self.features = featuriser
         self._windows: dict[str, np.ndarray] = {}
         self._older: dict[str, np.ndarray] = {}
+        self._pieces: dict[tuple[str, ...], np.ndarray] = {}
         self._edges = self.weights.sums([["-1edge"], ["1edge"]])
+
+    def _piece(self, features: tuple[str, ...]) -> np.ndarray:
+        """What a piece's shared features add to each of its tokens (a few thousand kinds of piece)."""
+        found = self._pieces.get(features)
+        if found is None:
+            found = self.weights.sums([list(features)])[0]
+            if len(self._pieces) < _PIECES_KEPT:
+                self._pieces[features] = found
+        return found
 
     def _window(self, text: str) -> np.ndarray:
         """What a token's text adds to the scores of each place of the window around it:
@@ -83,6 +95,8 @@ class Decoder:
         n = len(tokens)
         windows = np.array([self._window(t.text) for t in tokens])           # tokens x window x labels
         scores = self.weights.sums(self.features.positional(text, tokens, identifiers))
+        for a, b, features in self.features.pieces(tokens):
+            scores[a:b] += self._piece(features)
         for offset in range(-WINDOW, WINDOW + 1):
             if abs(offset) < n:
                 # token k sees token k + offset through that token's row WINDOW + offset

@@ -123,16 +123,27 @@ class Featuriser:
         return rows
 
     def positional(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
-        """Each token's features that do not come from the texts of its window (see `windowed`):
-        its place in the string and the words it pairs with; the window's edges are not among them."""
+        """Each token's features that do not come from the texts of its window (see `windowed`) nor
+        from the piece it sits in (see `pieces`): its place in the string and the words it pairs
+        with; the window's edges are not among them."""
         lowers = [t.text.lower() for t in tokens]
-        rows = self._places(text, tokens, identifiers, lowers)
+        rows = self._places(text, tokens, identifiers, lowers, pieces=False)
         for row, pair in zip(rows, self._pairs(lowers)):
             row += pair
         return rows
 
-    def _places(self, text, tokens, identifiers, lowers) -> list[list[str]]:
+    @staticmethod
+    def pieces(tokens: list[Token]) -> list[tuple[int, int, tuple[str, ...]]]:
+        """The comma-delimited pieces of a string, [start, end) of each and the features every token
+        of it shares: the decoder weighs them once a piece, not once a token."""
+        return _pieces(tokens)
+
+    def _places(self, text, tokens, identifiers, lowers, pieces: bool = True) -> list[list[str]]:
         rows = _context(text, tokens, identifiers)
+        if pieces:
+            for a, b, features in _pieces(tokens):
+                for k in range(a, b):
+                    rows[k] += features
         _add_known_names(tokens, lowers, rows, self.lexicon)
         return rows
 
@@ -205,7 +216,6 @@ def _context(text: str, tokens: list[Token], identifiers: list[Identifier]) -> l
             years += 1
     context[0].append("first")
     context[-1].append("last")
-    _add_segments(tokens, context)
     return context
 
 
@@ -229,7 +239,7 @@ _SEG_LENGTH = ["sl=0", "sl=1", "sl=2", "sl=3", "sl=4", "sl=4", "sl=4", "sl=7"]
 _SEG_INDEX = [f"si={i}" for i in range(6)]
 
 
-def _add_segments(tokens: list[Token], context: list[list[str]]) -> None:
+def _pieces(tokens: list[Token]) -> list[tuple[int, int, tuple[str, ...]]]:
     """What the comma-delimited piece a token sits in looks like: its length, how many of its words
     are lower case (titles) or abbreviations (journals), whether it holds digits. A title and a
     journal look alike token by token, and unlike piece by piece."""
@@ -245,14 +255,15 @@ def _add_segments(tokens: list[Token], context: list[list[str]]) -> None:
     if start < n:
         pieces.append((start, n))
     described = [_describe(tokens, a, b, index) for index, (a, b) in enumerate(pieces)]
+    found = []
     for index, (a, b) in enumerate(pieces):
         features = described[index]
         if index + 1 < len(pieces):
             features = features + ["n" + f for f in described[index + 1][2:4]]
         else:
             features = features + ["nlast"]
-        for k in range(a, b):
-            context[k] += features
+        found.append((a, b, tuple(features)))
+    return found
 
 
 def _describe(tokens: list[Token], a: int, b: int, index: int) -> list[str]:
