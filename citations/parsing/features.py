@@ -8,6 +8,7 @@ identifiers, page ranges, how many sentences came before, the comma-delimited pi
 token) are added per position.
 """
 import re
+from functools import lru_cache
 
 from citations.parsing.cues import CUES
 from citations.parsing.identifiers import Identifier
@@ -35,6 +36,11 @@ def _shape(text: str) -> str:
         if c != short[-1]:
             short.append(c)
     return "".join(short)[:6]
+
+
+@lru_cache(maxsize=100_000)
+def _cached_shape(text: str) -> str:
+    return _shape(text)
 
 
 def _own(text: str, lexicon: Lexicon) -> list[str]:
@@ -88,10 +94,10 @@ class Featuriser:
         cached = self._cache.get(text)
         if cached is None:
             own = _own(text, self.lexicon)
-            word = own[:1]
+            shape = own[:2]
             shifted = []
             for offset in range(-WINDOW, WINDOW + 1):
-                source = own if abs(offset) <= _LEXICAL_WINDOW else word
+                source = own if abs(offset) <= _LEXICAL_WINDOW else shape
                 shifted.append([f"{offset}{f}" for f in source] if offset else own)
             cached = tuple(shifted)
             if len(self._cache) < self._limit:
@@ -105,7 +111,7 @@ class Featuriser:
         windows = [windowed(t.text) for t in tokens]
         lowers = [t.text.lower() for t in tokens]
         rows = self._places(text, tokens, identifiers, lowers)
-        pairs = self._pairs(lowers)
+        pairs = self._pairs(tokens, lowers)
         last = n - 1
         for k in range(n):
             row = rows[k]
@@ -128,7 +134,7 @@ class Featuriser:
         with; the window's edges are not among them."""
         lowers = [t.text.lower() for t in tokens]
         rows = self._places(text, tokens, identifiers, lowers, pieces=False)
-        for row, pair in zip(rows, self._pairs(lowers)):
+        for row, pair in zip(rows, self._pairs(tokens, lowers)):
             row += pair
         return rows
 
@@ -147,11 +153,14 @@ class Featuriser:
         _add_known_names(tokens, lowers, rows, self.lexicon)
         return rows
 
-    def _pairs(self, lowers: list[str]) -> list[list[str]]:
-        """Each token's word paired with the word before it and with the word after it."""
+    def _pairs(self, tokens: list[Token], lowers: list[str]) -> list[list[str]]:
+        """Each token's word paired with the word before it and with the word after it, and its
+        shape with the shape before it."""
         pairs = [[] for _ in lowers]
+        shapes = [_cached_shape(t.text) for t in tokens]
         for k in range(1, len(lowers)):
             pairs[k].append("b=" + lowers[k - 1] + "|" + lowers[k])
+            pairs[k].append("sp=" + shapes[k - 1] + "|" + shapes[k])
             pairs[k - 1].append("b+=" + lowers[k - 1] + "|" + lowers[k])
         return pairs
 
@@ -237,6 +246,7 @@ def _add_known_names(tokens: list[Token], lowers: list[str], context: list[list[
 _BREAKS = {",", ";", "(", ")", "[", "]", "“", "”", "\""}
 _SEG_LENGTH = ["sl=0", "sl=1", "sl=2", "sl=3", "sl=4", "sl=4", "sl=4", "sl=7"]
 _SEG_INDEX = [f"si={i}" for i in range(6)]
+_SEG_FROM_END = ["se=0", "se=1", "se=2"]
 
 
 def _pieces(tokens: list[Token]) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -255,13 +265,16 @@ def _pieces(tokens: list[Token]) -> list[tuple[int, int, tuple[str, ...]]]:
     if start < n:
         pieces.append((start, n))
     described = [_describe(tokens, a, b, index) for index, (a, b) in enumerate(pieces)]
+    count = len(pieces)
     found = []
     for index, (a, b) in enumerate(pieces):
-        features = described[index]
-        if index + 1 < len(pieces):
+        features = described[index] + [_SEG_FROM_END[min(count - 1 - index, 2)]]
+        if index + 1 < count:
             features = features + ["n" + f for f in described[index + 1][2:4]]
         else:
             features = features + ["nlast"]
+        if index:
+            features = features + ["p" + f for f in described[index - 1][2:4]]
         found.append((a, b, tuple(features)))
     return found
 
