@@ -246,19 +246,14 @@ def test_a_collaboration_in_brackets_after_the_authors_is_no_title():
 
 
 def test_initials_first_names_opening_a_title_are_the_last_authors():
-    parsed = _read_as("B. Blok, Yu. Dokshitser, L. Frankfurt and M. Strikman, pQCD physics of multiparton "
-                      "interactions, Eur. Phys. J. C72 (2012) 1963.", author="B. Blok, Yu. Dokshitser",
-                      title="L. Frankfurt and M. Strikman, pQCD physics of multiparton interactions",
-                      journal="Eur. Phys. J. C")
-    assert parsed.title == "pQCD physics of multiparton interactions"
-    assert [n.family for n in parsed.names] == ["Blok", "Dokshitser", "Frankfurt", "Strikman"]
-    # The tagger may stop before a family name and start the title at the last "and".
-    parsed = _read_as("B. Blok, Yu. Dokshitser, L. Frankfurt and M. Strikman, pQCD physics of multiparton "
-                      "interactions, Eur. Phys. J. C72 (2012) 1963.", author="B. Blok, Yu. Dokshitser, L",
-                      title="Frankfurt and M. Strikman, pQCD physics of multiparton interactions",
-                      journal="Eur. Phys. J. C")
-    assert parsed.title == "pQCD physics of multiparton interactions"
-    assert [n.family for n in parsed.names] == ["Blok", "Dokshitser", "Frankfurt", "Strikman"]
+    text = ("B. Blok, Yu. Dokshitser, L. Frankfurt and M. Strikman, pQCD physics of multiparton interactions, Eur. "
+            "Phys. J. C72 (2012) 1963.")
+    # Where the tagger stops: at a comma, or before a family name, starting the title at the last "and".
+    for authors in ("B. Blok, Yu. Dokshitser", "B. Blok, Yu. Dokshitser, L"):
+        title = text[len(authors):].lstrip(" ,.").split(", Eur.")[0]
+        parsed = _read_as(text, author=authors, title=title, journal="Eur. Phys. J. C")
+        assert parsed.title == "pQCD physics of multiparton interactions"
+        assert [n.family for n in parsed.names] == ["Blok", "Dokshitser", "Frankfurt", "Strikman"]
     # A title that opens with capitalised words, not names, is left whole.
     kept = _read_as("B. Blok, Yu. Dokshitser, Hard Processes, Soft Physics, Phys. Rep. 1 (2012) 3.",
                     author="B. Blok, Yu. Dokshitser", title="Hard Processes, Soft Physics", journal="Phys. Rep")
