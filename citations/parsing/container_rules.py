@@ -18,6 +18,14 @@ def _cut_short(word: str) -> bool:
             and word.lower() not in shipped_lexicon().words["english"])
 
 
+_LOWER_IN_A_NAME = {"of", "and", "the", "for", "in", "on", "de", "du", "des", "la", "le", "der", "für", "und", "&"}
+
+
+def _title_case(words: list[str]) -> bool:
+    """Whether words are written as a name is: capitalised but for the short words joining them."""
+    return all(w[:1].isupper() or w in _LOWER_IN_A_NAME for w in words)
+
+
 def _abbreviated(tokens: list[Token], i: int, j: int) -> bool:
     """Whether most words of tokens i..j are cut short with a stop, as journals' names are printed
     ("J. Physics Condens.", "Astron. Papers Am."), and titles' and books' are not."""
@@ -39,8 +47,14 @@ def book_before_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
 
 
 # Words of a note that says where a work stands, not what it is called ("Submitted to", "in press").
-_STATUS_WORDS = {"submitted", "accepted", "press", "appear", "preparation", "preprint", "erratum", "forthcoming",
-                 "published", "review", "see", "also", "private", "communication", "unpublished"}
+_STATUS_WORDS = {"appear", "preprint", "erratum", "published", "review", "see", "also", "private", "communication",
+                 "unpublished"}
+
+
+def _states_where_it_stands(word: str) -> bool:
+    """Whether a word (lower case) belongs to a note of where a work stands ("Submitted to", "in press",
+    "to appear", "private communication"): the cue group of such notes, and the words it leaves out."""
+    return CUES.get(word) == "submitted" or word in _STATUS_WORDS
 
 
 def title_read_as_a_container(tokens: list[Token], labels: list[str]) -> list[str]:
@@ -63,7 +77,7 @@ def title_read_as_a_container(tokens: list[Token], labels: list[str]) -> list[st
         return labels              # "J. J. Aubert et al. [E598], Phys. Rev. Lett.": a collaboration's name
     words = [k for k in range(i, j) if tokens[k].text.isalnum()]
     lower = [tokens[k].text.lower() for k in words]
-    if len(words) < 2 or _abbreviated(tokens, i, j) or _STATUS_WORDS & set(lower):
+    if len(words) < 2 or _abbreviated(tokens, i, j) or any(_states_where_it_stands(w) for w in lower):
         return labels
     if words[-1] + 1 < n and tokens[words[-1] + 1].text == "." and _cut_short(tokens[words[-1]].text):
         return labels              # "Acta Phys. | Polonica B": a journal's name, split after a word cut short
@@ -138,7 +152,7 @@ def _journal_shaped(tokens: list[Token], labels: list[str], i: int, j: int, volu
     one piece, then a volume with no cue before it ("Vol. 1-3" numbers a book's volumes), then pages."""
     words = [t.text for t in tokens[i:j] if t.text[:1].isalpha()]
     if (not 1 <= len(words) <= 6 or any(t.text in (",", ":", ";", "?", "!") for t in tokens[i:j])
-            or not all(w[:1].isupper() or w in _LOWER_IN_A_NAME for w in words)
+            or not _title_case(words)
             or labels[volume] != "volume" or CUES.get(tokens[volume - 1].text.lower()) == "vol"
             or (volume >= 2 and CUES.get(tokens[volume - 2].text.lower()) == "vol")):
         return False
@@ -214,7 +228,6 @@ def book_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str
 
 # What follows a journal's name: its numbers, its date, a link to the work, or nothing.
 _AFTER_A_JOURNAL = IDENTIFIER_LABELS | {"volume", "issue", "pages", "date"}
-_LOWER_IN_A_NAME = {"of", "and", "the", "for", "in", "on", "de", "du", "des", "la", "le", "der", "für", "und", "&"}
 
 
 def journal_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
@@ -240,7 +253,7 @@ def journal_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[
         return labels
     words = [w for w in text[k + 1:j] if w[:1].isalpha()]
     if (not words or len(words) > 8 or any(w in (":", "?", "!") for w in text[k + 1:j])
-            or not all(w[:1].isupper() or w in _LOWER_IN_A_NAME for w in words)
+            or not _title_case(words)
             or (len(words) == 1 and len(words[0]) < 4)):
         return labels
     return labels[:k] + [OTHER] + ["journal"] * (j - k - 1) + labels[j:]
