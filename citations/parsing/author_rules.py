@@ -42,13 +42,15 @@ def title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> lis
     """ "J. Feder, Fractals, Plenum Press" and "H. Kim, Vortices and Vermas, arXiv:...": with no title
     labelled, in a list whose names put their initials first, the comma-parted piece of the authors
     after the last one with an initial is no name but the title, and what follows it no author
-    ("P. Baudis, CMA-ES/pycma on Github, Zenodo, DOI:...")."""
+    ("P. Baudis, CMA-ES/pycma on Github, Zenodo, DOI:..."). An initial is a capital and its stop: the
+    "Q" of "S. Coleman, Q-balls, Nucl. Phys." is no name's."""
     if "title" in labels or not initials_first(tokens, labels):
         return labels
     first, end = first_run(labels, "author")
     commas = [k for k in range(first, end) if tokens[k].text == ","]
     pieces = [(a + 1, b) for a, b in zip([first - 1] + commas, commas + [end]) if b > a + 1]
-    named = [k for k, (a, b) in enumerate(pieces) if any(is_initial(tokens, m) for m in range(a, b))]
+    named = [k for k, (a, b) in enumerate(pieces)
+             if any(is_initial(tokens, m) and tokens[m + 1].text == "." for m in range(a, min(b, len(tokens) - 1)))]
     if not named or named[-1] + 1 >= len(pieces):
         return labels
     a, b = pieces[named[-1] + 1]

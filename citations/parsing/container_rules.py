@@ -61,8 +61,9 @@ def title_read_as_a_container(tokens: list[Token], labels: list[str]) -> list[st
     """ "Cai, T. T. and Hall, P. (2006). Prediction in Functional Linear Regression. The Annals of
     Statistics 34" and "X. Cheng, ..., Drop Impact Dynamics: Impact Force and Stress Distributions,
     Annu. Rev. Fluid Mech. 54, 57": with no title labelled, the first piece after the authors and the
-    date, read as a journal or a note with a journal straight after it, is the title: a work appears
-    in one journal, and its title comes before it."""
+    date, read as a journal or a note with a journal straight after it (or after a date: "ALICE
+    collaboration, The ALICE experiment at the CERN LHC, 2008 JINST 3 S08002"), is the title: a work
+    appears in one journal, and its title comes before it."""
     if "title" in labels or "author" not in labels:
         return labels
     n = len(labels)
@@ -70,7 +71,7 @@ def title_read_as_a_container(tokens: list[Token], labels: list[str]) -> list[st
     if i is None or labels[i] not in ("journal", "note") or "author" not in labels[:i]:
         return labels
     j = first_run(labels[i:], labels[i])[1] + i
-    after = next((k for k in range(j, n) if labels[k] != OTHER), None)
+    after = next((k for k in range(j, n) if labels[k] not in (OTHER, "date")), None)
     if after is None or labels[after] != "journal":
         return labels
     if i and tokens[i - 1].text in ("(", "["):

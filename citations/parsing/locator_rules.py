@@ -3,13 +3,14 @@ page's letters read as the volume's. `relabel` (relabelling.py) applies them, in
 import re
 
 from citations.parsing.label_runs import first_run
-from citations.parsing.labels import IDENTIFIER_LABELS
+from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locators import PAGE
 from citations.parsing.tokens import Token
 
 RANGE_DASHES = {"-", "–", "—"}
 _A_PAGE = re.compile(PAGE)
 _NOT_A_RANGES_END = IDENTIFIER_LABELS | {"date"}
+_NUMBERS = ("volume", "issue")
 _PAGES = re.compile(rf"{PAGE}(?:[-–—]{{1,2}}{PAGE})?")
 
 
@@ -38,11 +39,19 @@ def _after_the_date(tokens: list[Token], labels: list[str], k: int) -> int:
     return k
 
 
+def _page_read_as(labels: list[str], k: int, after_a_date: bool) -> bool:
+    """Whether the label at k is one a page printed after the volume is misread as: another of the
+    journal's numbers, a note or an identifier, or a date where the reference's date is printed in
+    brackets before it ("J. Math. Phys. 16 (1975), 2029")."""
+    return labels[k] in _NUMBERS or labels[k] in ("note", "idno") or (labels[k] == "date" and after_a_date)
+
+
 def page_read_as_a_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     """With no pages labelled, a number printed straight after a journal's volume is its page or
     article number, whatever the model called it: "Mon. Not. R. Astron. Soc. 20, 13 (1859)",
-    "Contemp. Phys. 46 277", "ApJL 792 L32", "Rev. Mod. Phys. 75 (2003) 716". Styles print an issue
-    in brackets or after its cue ("no. 3"), not bare after the volume."""
+    "Contemp. Phys. 46 277", "ApJL 792 L32", "Rev. Mod. Phys. 75 (2003) 716 and references therein",
+    "Rev. Geophys. 42, RG4002 (2004)". Styles print an issue in brackets or after its cue ("no. 3"),
+    not bare after the volume."""
     found = first_run(labels, "volume") if "pages" not in labels else None
     if found is None:
         return labels
@@ -53,13 +62,15 @@ def page_read_as_a_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     if len(items) == 2 and _page_shaped(tokens, items[1]):
         a, b = items[1]
     elif len(items) == 1:
-        a = _after_the_date(tokens, labels, j + (j < len(tokens) and tokens[j].text == ","))
-        if a >= len(tokens) or labels[a] not in ("volume", "issue"):
+        start = j + (j < len(tokens) and tokens[j].text == ",")
+        a = _after_the_date(tokens, labels, start)
+        if a >= len(tokens) or not _page_read_as(labels, a, after_a_date=a > start):
             return labels
         b = a
         while b < len(tokens) and labels[b] == labels[a] and (b == a or tokens[b].start == tokens[b - 1].end):
             b += 1
-        if (b < len(tokens) and labels[b] == labels[a]) or not _page_shaped(tokens, (a, b)):
+        if ((b < len(tokens) and labels[b] == labels[a] and labels[a] in _NUMBERS)
+                or not _page_shaped(tokens, (a, b))):
             return labels
         if (b + 1 < len(tokens) and tokens[b].text in RANGE_DASHES and _A_PAGE.fullmatch(tokens[b + 1].text)
                 and labels[b + 1] not in _NOT_A_RANGES_END):
@@ -93,3 +104,77 @@ def page_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     if not tokens[k].text.isdigit() or "title" in labels[k + 1:]:
         return labels
     return labels[:k] + ["pages"] + labels[k + 1:]
+
+
+def number_read_as_the_date(tokens: list[Token], labels: list[str]) -> list[str]:
+    """A year-like volume or issue the model read as the date, where the reference's date is
+    printed after its pages: a number straight after the journal is its volume where a bracketed
+    issue follows it ("AIP Conf. Proc., 1894 (1): 020027, 2017") or the date after the pages is
+    bracketed ("JCAP 1509, 008 (2015)"; "Nano Lett. 2010, 10, 1979" prints the year first); one
+    bracketed after the volume and before a colon is the issue ("Philosophical Transactions of the
+    Royal Society B, 371(1708):20160007, 2016"; "6 (1988), 193-211" brackets the year)."""
+    n = len(tokens)
+    for k in range(1, n - 2):
+        if labels[k] != "date" or labels[k - 1] == "date" or labels[k + 1] == "date" or not tokens[k].text.isdigit():
+            continue
+        if "volume" not in labels and _after_the_journal(tokens, labels, k):
+            issue = k + 3 < n and tokens[k + 1].text == "(" and labels[k + 2] == "issue" and tokens[k + 3].text == ")"
+            date = _date_after_the_pages(labels, k + 4 if issue else k + 1)
+            if date is not None and (issue or tokens[date - 1].text == "("):
+                return labels[:k] + ["volume"] + labels[k + 1:]
+        if (k > 1 and "issue" not in labels and tokens[k - 1].text == "(" and labels[k - 2] == "volume"
+                and tokens[k + 1].text == ")" and k + 2 < n and tokens[k + 2].text == ":"):
+            date = _date_after_the_pages(labels, k + 2)
+            if date is not None and tokens[date].text != tokens[k].text:
+                return labels[:k] + ["issue"] + labels[k + 1:]
+    return labels
+
+
+def issue_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:
+    """With no volume labelled, a bare number between commas after the journal, with the pages
+    after it, is the volume, not the issue ("Adv. Theor. Math. Phys., 2, 253-291"): styles print an
+    issue in brackets or after its cue ("no. 3"). JHEP's "06 (2010) 043" is left as the model read it."""
+    found = first_run(labels, "issue") if "volume" not in labels else None
+    if found is None or found[1] - found[0] != 1 or not tokens[found[0]].text.isdigit():
+        return labels
+    k = found[0]
+    if (not _after_the_journal(tokens, labels, k) or tokens[k - 1].text != "," or k + 2 >= len(tokens)
+            or tokens[k + 1].text != "," or labels[k + 2] != "pages"):
+        return labels
+    return labels[:k] + ["volume"] + labels[k + 1:]
+
+
+def _after_the_journal(tokens: list[Token], labels: list[str], k: int) -> bool:
+    """Whether the journal's name is printed straight before k, punctuation aside (no cue: "no. 3")."""
+    j = k - 1
+    while j >= 0 and labels[j] == OTHER and not tokens[j].text.isalnum():
+        j -= 1
+    return j >= 0 and labels[j] == "journal"
+
+
+def _date_after_the_pages(labels: list[str], k: int) -> int | None:
+    """Where the date starts, if the pages follow k and the date follows them, punctuation aside."""
+    for wanted in ("pages", "date"):
+        while k < len(labels) and labels[k] == OTHER:
+            k += 1
+        if k == len(labels) or labels[k] != wanted:
+            return None
+        start = k
+        while k < len(labels) and labels[k] == wanted:
+            k += 1
+    return start
+
+
+
+def volume_read_into_the_journal(tokens: list[Token], labels: list[str]) -> list[str]:
+    """With no pages labelled, a number closing the journal's name before a comma and the
+    "volume" is the volume, and that number its page ("Optica 3, 118 (2016)")."""
+    found = first_run(labels, "journal") if "pages" not in labels else None
+    if found is None or found[1] - found[0] < 2 or found[1] + 2 >= len(tokens):
+        return labels
+    k = found[1] - 1
+    after = first_run(labels, "volume")
+    if (not tokens[k].text.isdigit() or tokens[k - 1].end == tokens[k].start or tokens[k + 1].text != ","
+            or after != (k + 2, k + 3) or not tokens[k + 2].text.isdigit()):
+        return labels
+    return labels[:k] + ["volume", OTHER, "pages"] + labels[k + 3:]

@@ -29,9 +29,12 @@ from citations.parsing.label_runs import YEAR, first_run, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locator_rules import (
     RANGE_DASHES,
+    issue_read_as_the_volume,
+    number_read_as_the_date,
     page_letter_read_as_the_volume,
     page_read_as_a_title,
     page_read_as_a_volume,
+    volume_read_into_the_journal,
 )
 from citations.parsing.tokens import Token
 
@@ -44,7 +47,8 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
                  title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
                  book_read_into_the_title, journal_read_into_the_title, _translation_closing_the_title,
-                 book_after_in, _year_read_as_a_number, page_read_as_a_volume, page_letter_read_as_the_volume,
+                 book_after_in, _year_read_as_a_number, number_read_as_the_date, issue_read_as_the_volume,
+                 volume_read_into_the_journal, page_read_as_a_volume, page_letter_read_as_the_volume,
                  page_read_as_a_title):
         labels = rule(tokens, labels)
     return labels
@@ -73,10 +77,15 @@ def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
+_OPEN_ENDS = {"now", "present", "today"}
+
+
 def _year_read_as_a_number(tokens: list[Token], labels: list[str]) -> list[str]:
     """With no date labelled, a year the model read as pages or volume is the date where it can
     only be one: before ";volume" (Vancouver's "2013;14(12):827") or alone as the reference's last
-    number ("Systems, 34, 2021.", "155007, 2021. doi:...")."""
+    number ("Systems, 34, 2021.", "155007, 2021. doi:..."), with a numeric month before it after
+    the pages ("99–127, 08 2019"), or as the start of a span of years where no journal is named
+    ("http://basilisk.fr, 2013–now")."""
     if "date" in labels:
         return labels
     n = len(tokens)
@@ -85,15 +94,31 @@ def _year_read_as_a_number(tokens: list[Token], labels: list[str]) -> list[str]:
     if k is None:
         return labels
     label = labels[k]
+    first, last_of_run = k, k + 1
+    month = (k > 2 and label == "pages" and labels[k - 1] == label and _month_number(tokens[k - 1].text)
+             and tokens[k - 2].text == "," and label in labels[:k - 2])
+    if month:
+        first = k - 1                     # its comma ends the pages, whatever the model read it as
+    elif not any(x in labels for x in ("journal", "booktitle", "series")):
+        if (k + 2 < n and tokens[k + 1].text in RANGE_DASHES and labels[k + 2] == label
+                and tokens[k + 2].text.lower() in _OPEN_ENDS):
+            last_of_run = k + 3
+        elif (k > 1 and tokens[k - 1].text in RANGE_DASHES and labels[k - 2] == labels[k - 1] == label
+              and YEAR.fullmatch(tokens[k - 2].text) and tokens[k - 2].text <= tokens[k].text):
+            first = k - 2
     vancouver = k + 2 < n and tokens[k + 1].text == ";" and tokens[k + 2].text.isdigit()
-    alone = (k == 0 or labels[k - 1] != label) and (k + 1 == n or labels[k + 1] != label)
-    last = not any(tokens[j].text[0].isdigit() and labels[j] not in IDENTIFIER_LABELS for j in range(k + 1, n))
+    alone = (first == 0 or month or labels[first - 1] != label) and (last_of_run == n or labels[last_of_run] != label)
+    last = not any(tokens[j].text[0].isdigit() and labels[j] not in IDENTIFIER_LABELS for j in range(last_of_run, n))
     if not (vancouver or (alone and last)):
         return labels
-    labels = labels[:k] + ["date"] + labels[k + 1:]
+    labels = labels[:first - month] + [OTHER] * month + ["date"] * (last_of_run - first) + labels[last_of_run:]
     if vancouver:
         labels[k + 1] = OTHER
     return labels
+
+
+def _month_number(text: str) -> bool:
+    return text.isdigit() and len(text) <= 2 and 1 <= int(text) <= 12
 
 
 def _lettered_year_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:

@@ -217,6 +217,10 @@ def test_the_piece_after_the_last_name_is_the_title_and_what_follows_no_author()
     parsed = _read_as("N. Hansen, Y. Akimoto, and P. Baudis, CMA-ES/pycma on Github, Zenodo, (2019).",
                       author="N. Hansen, Y. Akimoto, and P. Baudis, CMA-ES/pycma on Github, Zenodo")
     assert (parsed.authors, parsed.title) == (("N. Hansen", "Y. Akimoto", "P. Baudis"), "CMA-ES/pycma on Github")
+    # A capital with no stop after it is no initial: "Q-balls" is no name.
+    parsed = _read_as("S. Coleman, Q-balls, Nucl. Phys. B262, 263 (1985).", author="S. Coleman, Q-balls",
+                      journal="Nucl. Phys. B", volume="262", pages="263", date="1985")
+    assert (parsed.authors, parsed.title) == (("S. Coleman",), "Q-balls")
 
 
 def test_a_span_of_years_closing_a_title_is_the_titles_where_the_date_is_printed_elsewhere():
@@ -355,6 +359,10 @@ def test_a_title_read_as_a_container_before_the_journal_is_the_title():
                                ("journal", "Annu. Rev. Fluid Mech"), ("volume", "54"), ("pages", "57")])
     assert (parsed.title, parsed.container) == ("Drop Impact Dynamics: Impact Force and Stress Distributions",
                                                 "Annu. Rev. Fluid Mech")
+    parsed = _read_as("ALICE collaboration, The ALICE experiment at the CERN LHC, 2008 JINST 3 S08002.",
+                      author="ALICE collaboration", note="The ALICE experiment at the CERN LHC", date="2008",
+                      journal="JINST", volume="3", pages="S08002")
+    assert (parsed.title, parsed.container) == ("The ALICE experiment at the CERN LHC", "JINST")
     # A note of where the work stands is no title, nor an abbreviated journal split in two.
     kept = _read_as("A. Author, Submitted to Phys. Rev. D (2020).", author="A. Author", note="Submitted to",
                     journal="Phys. Rev. D", date="2020")
@@ -543,6 +551,105 @@ def test_what_follows_in_names_the_book_not_the_works_title():
 def test_a_number_printed_after_the_volume_is_the_page(text, runs, volume, pages):
     parsed = _read_runs(text, runs)
     assert (parsed.volume, parsed.pages) == (volume, pages)
+
+
+@pytest.mark.parametrize("text, runs, pages", [
+    ("Y. M. Cho, J. Math. Phys. 16 (1975), 2029.",          # after the bracketed date, read as a second date
+     [("author", "Y. M. Cho"), ("journal", "J. Math. Phys"), ("volume", "16"), ("date", "1975"), ("date", "2029")],
+     "2029"),
+    ("W. H. Zurek, Rev. Mod. Phys. 75 (2003) 716 and references therein.",   # as the note after it
+     [("author", "W. H. Zurek"), ("journal", "Rev. Mod. Phys"), ("volume", "75"), ("date", "2003"),
+      ("note", "716 and references therein")],
+     "716"),
+    ("M. Horanyi et al., Rev. Geophys. 42, RG4002 (2004).",  # an article number read as an identifier
+     [("author", "M. Horanyi et al"), ("journal", "Rev. Geophys"), ("volume", "42"), ("idno", "RG4002"),
+      ("date", "2004")],
+     "RG4002"),
+])
+def test_a_page_after_the_volume_read_as_a_date_a_note_or_an_identifier_is_the_page(text, runs, pages):
+    assert _read_runs(text, runs).pages == pages
+
+
+def test_a_lone_year_after_the_volume_stays_the_date():
+    parsed = _read_runs("A. Smith, Nature 521, 2015.", [("author", "A. Smith"), ("journal", "Nature"),
+                                                        ("volume", "521"), ("date", "2015")])
+    assert (parsed.volume, parsed.pages, parsed.year) == ("521", None, 2015)
+
+
+@pytest.mark.parametrize("text, runs, year, pages", [
+    ("J. B. Kinney. Massively parallel assays. Annual Review of Genomics and Human Genetics, 20 (1): 99–127, "
+     "08 2019. ISSN 1527-8204.",                             # plainnat's numeric month
+     [("author", "J. B. Kinney"), ("title", "Massively parallel assays"),
+      ("journal", "Annual Review of Genomics and Human Genetics"), ("volume", "20"), ("issue", "1"),
+      ("pages", "99–127, 08 2019"), ("idno", "ISSN 1527-8204")],
+     2019, "99–127"),
+    ("S. Popinet. Basilisk C: surface tension library, http://basilisk.fr/src/tension.h, 2013–now.",
+     [("author", "S. Popinet"), ("title", "Basilisk C: surface tension library"),
+      ("url", "http://basilisk.fr/src/tension.h"), ("pages", "2013–now")],
+     2013, None),
+    ("S. Popinet. Basilisk C: viscous stress solver, http://basilisk.fr/src/viscosity.h, 2013–2022.",
+     [("author", "S. Popinet"), ("title", "Basilisk C: viscous stress solver"),
+      ("url", "http://basilisk.fr/src/viscosity.h"), ("pages", "2013–2022")],
+     2013, None),
+])
+def test_a_date_the_model_read_as_pages_is_the_date(text, runs, year, pages):
+    parsed = _read_runs(text, runs)
+    assert (parsed.year, parsed.pages) == (year, pages)
+
+
+def test_a_span_of_page_numbers_like_years_in_a_journal_stays_the_pages():
+    parsed = _read_runs("A. Smith. A title. J. Chem. Phys. 12, 1998–2004.",
+                        [("author", "A. Smith"), ("title", "A title"), ("journal", "J. Chem. Phys"),
+                         ("volume", "12"), ("pages", "1998–2004")])
+    assert parsed.pages == "1998–2004"
+
+
+@pytest.mark.parametrize("text, runs, volume, issue", [
+    ("A. Seth. Interoceptive inference. Philosophical Transactions of the Royal Society B, 371(1708):20160007, 2016.",
+     [("author", "A. Seth"), ("title", "Interoceptive inference"),
+      ("journal", "Philosophical Transactions of the Royal Society B"), ("volume", "371"), ("date", "1708"),
+      ("pages", "20160007"), ("date", "2016")],
+     "371", "1708"),
+    ("M. Agostini. The LEGEND experiment. AIP Conf. Proc., 1894 (1): 020027, 2017.",
+     [("author", "M. Agostini"), ("title", "The LEGEND experiment"), ("journal", "AIP Conf. Proc"),
+      ("date", "1894"), ("issue", "1"), ("pages", "020027"), ("date", "2017")],
+     "1894", "1"),
+])
+def test_a_year_like_volume_or_issue_is_no_date_where_the_date_follows_the_pages(text, runs, volume, issue):
+    parsed = _read_runs(text, runs)
+    assert (parsed.volume, parsed.issue, parsed.year) == (volume, issue, 2016 if "2016" in text else 2017)
+
+
+def test_a_year_like_volume_after_the_journal_is_no_date_where_the_date_follows_the_pages():
+    parsed = _read_runs("M. Ackermann et al., JCAP 1509, 008 (2015).",
+                        [("author", "M. Ackermann et al"), ("journal", "JCAP"), ("date", "1509"), ("pages", "008"),
+                         ("date", "2015")])
+    assert (parsed.volume, parsed.pages, parsed.year) == ("1509", "008", 2015)
+
+
+def test_a_bare_number_after_the_journal_is_its_volume_not_its_issue():
+    parsed = _read_runs("E. Witten, Adv. Theor. Math. Phys., 2, 253-291 (1998).",
+                        [("author", "E. Witten"), ("journal", "Adv. Theor. Math. Phys"), ("issue", "2"),
+                         ("pages", "253-291"), ("date", "1998")])
+    assert (parsed.volume, parsed.issue) == ("2", None)
+    kept = _read_runs("E. Witten, Adv. Theor. Math. Phys., no. 2, 253-291 (1998).",
+                      [("author", "E. Witten"), ("journal", "Adv. Theor. Math. Phys"), ("issue", "2"),
+                       ("pages", "253-291"), ("date", "1998")])
+    assert (kept.volume, kept.issue) == (None, "2")
+
+
+def test_a_number_closing_the_journals_name_before_the_volume_is_the_volume():
+    parsed = _read_runs("T. V. Mechelen, Z. Jacob, Optica 3, 118 (2016).",
+                        [("author", "T. V. Mechelen, Z. Jacob"), ("journal", "Optica 3"), ("volume", "118"),
+                         ("date", "2016")])
+    assert (parsed.container, parsed.volume, parsed.pages) == ("Optica", "3", "118")
+
+
+def test_a_year_in_brackets_after_the_volume_with_no_other_date_is_the_date():
+    parsed = _read_runs("A. Smith. A title. Journal of Things 47 (1935): 777–80.",
+                        [("author", "A. Smith"), ("title", "A title"), ("journal", "Journal of Things"),
+                         ("volume", "47"), ("date", "1935"), ("pages", "777–80")])
+    assert (parsed.volume, parsed.issue, parsed.year) == ("47", None, 1935)
 
 
 def test_a_series_letter_before_the_volume_is_no_volume_with_a_page_after_it():
