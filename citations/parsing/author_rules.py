@@ -271,3 +271,24 @@ def _looks_like_the_name_before(text: list[str], head: int, colon: int) -> bool:
     while start > 0 and text[start - 1] not in (",", ";"):
         start -= 1
     return _shape_of_name(text[head:colon]) == _shape_of_name(text[start:head - 1])
+
+
+def package_read_as_an_author(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Moritz Schauer. Kalman.jl, [Online]. Available: https://..." and "D3.js": with no title
+    labelled, a name glued to a file's extension ("Kalman.jl") is a program's, no person's, and it
+    opens the title, up to the comma or stop after it; an initial glued to a particle ("P.de
+    Forcrand") is a person's."""
+    if "title" in labels or "author" not in labels:
+        return labels
+    n = len(tokens)
+    for k in range(1, n - 2):
+        if (labels[k] == "author" and len(tokens[k].text) > 1 and tokens[k + 2].text not in _NAME_PARTICLES
+                and tokens[k + 1].text == "." and tokens[k].end == tokens[k + 1].start
+                and tokens[k + 1].end == tokens[k + 2].start and tokens[k + 2].text.isalpha()
+                and tokens[k + 2].text.islower() and 2 <= len(tokens[k + 2].text) <= 3
+                and (k + 3 == n or tokens[k + 3].start > tokens[k + 2].end or not tokens[k + 3].text.isalnum())
+                and k > 0 and tokens[k - 1].text in (".", ",")):
+            end = next((m for m in range(k + 3, n) if tokens[m].text in (",", ".") and labels[m] != "title"
+                        and (m + 1 == n or tokens[m + 1].start > tokens[m].end)), n)
+            return labels[:k - 1] + [OTHER] + ["title"] * (end - k) + [OTHER if x == "author" else x for x in labels[end:]]
+    return labels

@@ -12,6 +12,7 @@ from citations.parsing.author_rules import (
     name_before_a_colon_opening_a_title,
     names_opening_a_title,
     organisation_opening_a_title,
+    package_read_as_an_author,
     title_read_as_the_last_author,
 )
 from citations.parsing.container_rules import (
@@ -41,9 +42,10 @@ from citations.parsing.tokens import Token
 
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
-    for rule in (_named_document_title, organisation_opening_a_title, _lettered_year_opening_a_title,
-                 _year_inside_a_titles_opening, collaboration_in_brackets, family_name_opening_a_title,
-                 names_opening_a_title, author_list_tail_opening_a_title, title_read_as_the_last_author,
+    for rule in (_named_document_title, _page_named_before_its_link, _software_before_empty_pieces,
+                 organisation_opening_a_title, _lettered_year_opening_a_title, _year_inside_a_titles_opening,
+                 collaboration_in_brackets, family_name_opening_a_title, names_opening_a_title,
+                 author_list_tail_opening_a_title, title_read_as_the_last_author, package_read_as_an_author,
                  book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
                  title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
                  book_read_into_the_title, journal_read_into_the_title, _translation_closing_the_title,
@@ -61,20 +63,55 @@ _NAMED_DOCUMENTS = {("technical", "report"), ("model", "card"), ("system", "card
 
 def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """With no title labelled, a sentence ending in "<name> technical report" (or model card...)
-    is the title; a short sentence before it with no author labelled is its author (an organisation)."""
+    is the title; a short sentence before it with no author labelled is its author (an organisation).
+    Where commas part the pieces, or an author-year date's bracket closes before it, the title is
+    the piece ("..., F. Huang, et al., Qwen technical report, arXiv preprint", "DeepSeek-AI (2024)
+    Deepseek-v3 technical report.")."""
     if "title" in labels:
         return labels
     lower = [t.text.lower() for t in tokens]
     for k in range(1, len(tokens) - 1):
         if (lower[k], lower[k + 1]) in _NAMED_DOCUMENTS:
             start = sentence_start(tokens, k)
-            if start == k or start == 0:
-                return labels
+            start = next((m + 1 for m in range(k - 1, start - 1, -1)
+                          if tokens[m].text == "," or (tokens[m].text == ")" and labels[m - 1] == "date")), start)
+            if start == k or start == 0 or (k + 2 < len(tokens) and tokens[k + 2].text.isalnum()):
+                return labels      # "Arcetri Technical Report N. 2/98": a series of reports, numbered
             labels = labels[:start] + ["title"] * (k + 2 - start) + labels[k + 2:]
             if "author" not in labels[:start] and start <= 7 and not any(t.text.isdigit() for t in tokens[:start]):
                 labels[:start - 1] = ["author"] * (start - 1)
             return labels
     return labels
+
+
+def _page_named_before_its_link(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Graphviz. https://www.graphviz.org/." and "Racket Binary Heaps. http://docs.racket-lang.org/...
+    [Accessed October 9, 2013].": with no author and no title labelled, the sentence a reference
+    opens with, straight before its link, names the page or software cited: its title."""
+    if "title" in labels or "author" in labels:
+        return labels
+    stop = next((k for k in range(1, len(tokens) - 1) if tokens[k].text == "." and labels[k + 1] == "url"), None)
+    if stop is None or any(label in IDENTIFIER_LABELS for label in labels[:stop]) \
+            or not any(t.text.isalnum() for t in tokens[:stop]) or sentence_start(tokens, stop) != 0:
+        return labels
+    return ["title"] * stop + labels[stop:]
+
+
+def _software_before_empty_pieces(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Foreman-Mackey, D., & Morton, T. 2016, dfm/transit: v0.3.0, , , doi:10.5281/zenodo.159478":
+    with no title labelled, the piece after the authors' date that the journal's and volume's empty
+    pieces follow, and then only a link or identifier, is the title (AAS's software citation)."""
+    if "title" in labels or "date" not in labels or "author" not in labels[:labels.index("date")]:
+        return labels
+    n = len(tokens)
+    i = labels.index("date")
+    while i < n and (labels[i] == "date" or tokens[i].text in (",", ")")):
+        i += 1
+    j = next((k for k in range(i + 1, n - 1) if tokens[k].text == "," and tokens[k + 1].text == ","), None)
+    if (j is None or any(label in IDENTIFIER_LABELS - {"idno"} or label in ("author", "date") for label in labels[i:j])
+            or any(label not in IDENTIFIER_LABELS and label != OTHER for label in labels[j:])):
+        return labels
+    return labels[:i] + ["title"] * (j - i) + labels[j:]
 
 
 _OPEN_ENDS = {"now", "present", "today"}

@@ -81,6 +81,11 @@ def test_the_batch_reads_as_one_at_a_time_and_names_the_parser():
 @pytest.mark.parametrize("raw, title, authors", [
     ("OpenAI. GPT-4 technical report. arXiv preprint arXiv:2303.08774, 2023.", "GPT-4 technical report", ("OpenAI",)),
     ("DeepSeek-AI. DeepSeek-V3 technical report, 2024.", "DeepSeek-V3 technical report", ("DeepSeek-AI",)),
+    ("J. Bai, S. Bai, Y. Chu, F. Huang, et al., Qwen technical report, arXiv preprint arXiv:2309.16609 (2023).",
+     "Qwen technical report", ("J. Bai", "S. Bai", "Y. Chu", "F. Huang")),
+    ("DeepSeek-AI (2024) Deepseek-v3 technical report. arXiv preprint arXiv:241219437",
+     "Deepseek-v3 technical report", ("DeepSeek-AI",)),
+    ("OpenAI, GPT-4 technical report, 2023.", "GPT-4 technical report", ("OpenAI",)),
     ("Anthropic. Claude 3 model card, 2024.", "Claude 3 model card", ("Anthropic",)),
 ])
 def test_a_document_named_a_technical_report_is_its_own_title(raw, title, authors):
@@ -88,9 +93,34 @@ def test_a_document_named_a_technical_report_is_its_own_title(raw, title, author
     assert (parsed.title, parsed.authors) == (title, authors)
 
 
+@pytest.mark.parametrize("text, opening, link", [
+    ("Graphviz. https://www.graphviz.org/.", "Graphviz", "https://www.graphviz.org/"),
+    ("Racket Binary Heaps. http://docs.racket-lang.org/data/Binary_Heaps.html. [Accessed October 9, 2013].",
+     "Racket Binary Heaps", "http://docs.racket-lang.org/data/Binary_Heaps.html"),
+])
+def test_the_sentence_before_a_link_with_no_author_names_the_page(text, opening, link):
+    parsed = _read_runs(text, [("note", opening), ("url", link)])
+    assert (parsed.title, parsed.authors) == (opening, ())
+
+
+def test_a_program_cited_by_its_authors_is_titled_by_its_name():
+    parsed = _read_as("Moritz Schauer. Kalman.jl, [Online]. Available: https://github.com/mschauer/Kalman.jl.",
+                      author="Moritz Schauer. Kalman.jl", url="https://github.com/mschauer/Kalman.jl")
+    assert (parsed.title, parsed.authors) == ("Kalman.jl", ("Moritz Schauer",))
+    kept = _read_as("H.Vairinhos,P.de Forcrand, PoSLATTICE 2015( 2016 )170 .", author="H.Vairinhos,P.de Forcrand")
+    assert kept.title is None          # an initial glued to a particle is a person's
+    parsed = _read_runs("Foreman-Mackey, D., & Morton, T. 2016, dfm/transit: v0.3.0, , , doi:10.5281/zenodo.159478",
+                        [("author", "Foreman-Mackey, D., & Morton, T"), ("date", "2016"),
+                         ("idno", "dfm/transit: v0.3.0"), ("doi", "10.5281/zenodo.159478")])
+    assert parsed.title == "dfm/transit: v0.3.0"
+
+
 def test_technical_report_alone_is_what_kind_of_document_it_is_not_a_title():
     parsed = parse_reference("J. Smith. Technical report, MIT, 1999.")
     assert parsed.title is None
+    numbered = _read_as("Hunt L. & Mannucci F., 1998, Arcetri Technical Report N. 2/98", author="Hunt L. & Mannucci F",
+                        date="1998", note="Arcetri Technical Report N. 2/98")
+    assert numbered.title is None
 
 
 @pytest.mark.parametrize("raw, year, volume", [
