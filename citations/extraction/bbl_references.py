@@ -107,7 +107,9 @@ def _links(latex: str) -> tuple[str, ...]:
 _BIBLATEX_PART = re.compile(r"\\(field|list|name)\s*\{([^{}]*)\}")
 _VERB = re.compile(r"\\verb\s*\{([^{}]*)\}")
 _END_VERB = re.compile(r"\\endverb")
-_KEY_VALUE = re.compile(r"(\w+)\s*=\s*")
+# \b: a key starts where a word does; without it a long word with no "=" after it (a hostile
+# name's value) is tried from each of its letters, in time its length squared.
+_KEY_VALUE = re.compile(r"\b(\w+)\s*=\s*")
 
 
 def _biblatex_items(text: str) -> list[tuple[str, str, tuple[str, ...]]]:

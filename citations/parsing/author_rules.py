@@ -227,9 +227,9 @@ def name_before_a_colon_opening_a_title(tokens: list[Token], labels: list[str]) 
     found = first_run(labels, "title")
     if found is None:
         return labels
-    i = found[0]
     text = [t.text for t in tokens]
-    if i < 2 or text[i - 1] != ":" or labels[i - 1] != OTHER:
+    i = found[0] + (text[found[0]] == ":")          # the colon read as the title's first token
+    if i < 2 or i >= len(text) or text[i - 1] != ":" or labels[i - 1] not in (OTHER, "title"):
         return labels
     head = i - 1
     while head > 0 and not (text[head - 1] in (",", ";") or (

@@ -8,6 +8,7 @@ identifiers, page ranges, how many sentences came before, the comma-delimited pi
 token) are added per position.
 """
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 from citations.parsing.cues import CUES
@@ -174,11 +175,13 @@ _YEARS = [f"yrs={i}" for i in range(3)]
 
 
 def _marks(spans, starts, n, value) -> list:
+    """Each token's mark: value (or value[span]) for a token starting inside one of the spans.
+    starts ascend, so each span finds its tokens by bisection, not by a pass over all of them: a
+    string of many spans ("1-2 1-2 ...") costs no more than its length."""
     marked = [None] * n
     for a, b in spans:
-        for k, s in enumerate(starts):
-            if a <= s < b:
-                marked[k] = value if isinstance(value, str) else value[(a, b)]
+        for k in range(bisect_left(starts, a), bisect_left(starts, b)):
+            marked[k] = value if isinstance(value, str) else value[(a, b)]
     return marked
 
 

@@ -114,15 +114,16 @@ def number_read_as_the_date(tokens: list[Token], labels: list[str]) -> list[str]
     bracketed after the volume and before a colon is the issue ("Philosophical Transactions of the
     Royal Society B, 371(1708):20160007, 2016"; "6 (1988), 193-211" brackets the year)."""
     n = len(tokens)
+    volume, issue = "volume" in labels, "issue" in labels
     for k in range(1, n - 2):
         if labels[k] != "date" or labels[k - 1] == "date" or labels[k + 1] == "date" or not tokens[k].text.isdigit():
             continue
-        if "volume" not in labels and _after_the_journal(tokens, labels, k):
-            issue = k + 3 < n and tokens[k + 1].text == "(" and labels[k + 2] == "issue" and tokens[k + 3].text == ")"
-            date = _date_after_the_pages(labels, k + 4 if issue else k + 1)
-            if date is not None and (issue or tokens[date - 1].text == "("):
+        if not volume and _after_the_journal(tokens, labels, k):
+            bracketed = k + 3 < n and tokens[k + 1].text == "(" and labels[k + 2] == "issue" and tokens[k + 3].text == ")"
+            date = _date_after_the_pages(labels, k + 4 if bracketed else k + 1)
+            if date is not None and (bracketed or tokens[date - 1].text == "("):
                 return labels[:k] + ["volume"] + labels[k + 1:]
-        if (k > 1 and "issue" not in labels and tokens[k - 1].text == "(" and labels[k - 2] == "volume"
+        if (k > 1 and not issue and tokens[k - 1].text == "(" and labels[k - 2] == "volume"
                 and tokens[k + 1].text == ")" and k + 2 < n and tokens[k + 2].text == ":"):
             date = _date_after_the_pages(labels, k + 2)
             if date is not None and tokens[date].text != tokens[k].text:

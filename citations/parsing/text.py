@@ -10,7 +10,9 @@ _HYPHEN_PREFIXES = frozenset(
     "self non multi pre post co cross trade fine large high low long short real open end state zero one two three "
     "four few semi sub inter intra meta well data task model human peer time game closed".split()
 )
-_BROKEN_HYPHEN = re.compile(r"(\w+)- +([a-z]\w*)")
+# \b: a match starts where a word does (the only place one can start), not at every letter of it:
+# without it a long word with no hyphen is tried from each of its letters, in time its length squared.
+_BROKEN_HYPHEN = re.compile(r"\b(\w+)- +([a-z]\w*)")
 _LIGATURES = {"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 _LIGATURE_PATTERN = re.compile("|".join(_LIGATURES))
 _SPACES = re.compile(r"\s+")

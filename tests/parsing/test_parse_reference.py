@@ -441,6 +441,12 @@ def test_a_name_before_a_colon_opens_the_title_not_the_author_list():
     alone = _read_as("AOP-Wiki: Adverse outcome pathway knowledge base. https://aopwiki.org/, 2024.",
                      author="AOP-Wiki", title="Adverse outcome pathway knowledge base", date="2024")
     assert (alone.title, alone.authors) == ("AOP-Wiki: Adverse outcome pathway knowledge base", ())
+    text = ("Christos Kozyrakis, and Edouard Bugnion. IX: A protected dataplane operating system. In Proceedings of "
+            "the 11th USENIX Symposium, 2014.")
+    colon_read_into_it = _read_runs(text, [("author", "Christos Kozyrakis, and Edouard Bugnion"), ("volume", "IX"),
+                                           ("title", ": A protected dataplane operating system"),
+                                           ("booktitle", "Proceedings of the 11th USENIX Symposium")])
+    assert colon_read_into_it.title == "IX: A protected dataplane operating system"
     # A name written as the names before it, or a person's name opening the reference, closes the authors.
     for text, author, title in (
             ("Scollay R, Sprent J: Introduction: homeostasis in the immune system. Semin Immunol 9: 329, 1997.",
