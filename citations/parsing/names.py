@@ -8,10 +8,14 @@ import re
 
 from citations.parsing.parser import PersonName
 
-_AND = re.compile(r"\s*;\s*|\s+(?:and|und|et|y|e)\s+|\s*&\s*|,\s*(?:and|&)\s+", re.I)
+# "und", "et", "y" and "e" join names only in lower case: "Jeffrey E Barrick" holds an initial.
+_AND = re.compile(r"\s*;\s*|\s+(?:(?i:and)|und|et|y|e)\s+|\s*&\s*|,\s*(?:(?i:and)|&)\s+")
 _ET_AL = re.compile(r"[,;]?\s*\b(?:et\.?\s*al\b\.?|and others|u\.\s*a\.|\.\.\.|…)\s*", re.I)
 _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?)*$|^[A-Z]{1,3}$")
-_GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|association|society|organi[sz]ation)\b", re.I)
+# Words that make a name an organisation's, which has no given and family names to split.
+_GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|association|society|organi[sz]ation|network"
+                    r"|foundation|council|institute|corporation|corp|inc|ltd|llc|gmbh|technologies|laboratory"
+                    r"|administration|agency|commission|ministry|department)\b\.?", re.I)
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
               "ter", "el", "al", "bin", "ibn", "st", "st."}
 _SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}

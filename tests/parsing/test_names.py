@@ -24,3 +24,18 @@ def test_et_al_is_no_name_and_a_collaboration_is_one():
 
 def test_particles_stay_with_the_family_name():
     assert families("Ludwig van Beethoven") == [("van Beethoven", "Ludwig")]
+
+
+def test_a_middle_initial_without_its_stop_is_no_conjunction():
+    # "e", "y", "et" and "und" join names in lower case only; "E" is an initial.
+    assert families("Jeffrey E Barrick and Richard E Lenski") == [("Barrick", "Jeffrey E"), ("Lenski", "Richard E")]
+    assert families("J P Barton, E De Leonardis, A Coucke, and S Cocco") == [
+        ("Barton", "J P"), ("De Leonardis", "E"), ("Coucke", "A"), ("Cocco", "S")]
+    assert families("Silva, J. e Souza, M.") == [("Silva", "J."), ("Souza", "M.")]
+    assert families("García, J. y López, M.") == [("García", "J."), ("López", "M.")]
+
+
+def test_an_organisation_is_one_name_not_a_given_and_a_family_name():
+    assert families("The Cancer Genome Atlas Research Network") == [("The Cancer Genome Atlas Research Network", None)]
+    assert families("Redis Ltd") == [("Redis Ltd", None)]
+    assert families("Python Software Foundation") == [("Python Software Foundation", None)]
