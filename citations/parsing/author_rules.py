@@ -2,7 +2,7 @@
 the wrong place: an organisation, a collaboration, the last names of a list, a program's name before
 a colon. `relabel` (relabelling.py) applies them, in its order."""
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import YEAR, first_run, initials_first, is_initial
+from citations.parsing.label_runs import YEAR, cut_short, first_run, initials_first, is_initial
 from citations.parsing.labels import OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
@@ -292,3 +292,46 @@ def package_read_as_an_author(tokens: list[Token], labels: list[str]) -> list[st
                         and (m + 1 == n or tokens[m + 1].start > tokens[m].end)), n)
             return labels[:k - 1] + [OTHER] + ["title"] * (end - k) + [OTHER if x == "author" else x for x in labels[end:]]
     return labels
+
+
+def title_opening_read_into_family_first_names(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Edelman, B., ..., and Farr, B. Ain't No Mountain High Enough: ..." and "Griffin, T. G., and
+    Sobrinho, J. L. Metarouting. In Proceedings ...": in a list that puts each family name before its
+    initials, a name ends at its initials' stop, and the capitalised words the model read on into the
+    authors after it open the title, which runs to its own stop. The list is such where its first and
+    last names are ("Family, I.") and each name's initials are followed by a comma or "and"; not
+    "Hashimoto, K. and M. Kano" (only the first name inverted), "Niyti, G. Sawhney, M.K. Sharma" or
+    "Agranovich, V. M. & La Rocca, G. C. Sol. State Commn." (a journal's word cut short)."""
+    found = first_run(labels, "author")
+    if found is None:
+        return labels
+    a, e = found
+    n = len(tokens)
+    if not (e - a >= 4 and _family_then_initials(tokens, a)):
+        return labels
+    stops = [k + 1 for k in range(a, e - 1) if is_initial(tokens, k) and tokens[k + 1].text == "."]
+    if not stops or stops[-1] + 1 >= e:
+        return labels
+    s = stops[-1] + 1
+    last_initials = s - 2
+    while last_initials >= 2 and is_initial(tokens, last_initials - 2) and tokens[last_initials - 1].text in ".-":
+        last_initials -= 2
+    if (not _family_then_initials(tokens, last_initials - 2)
+            or any(k + 1 < e and not is_initial(tokens, k + 1) and tokens[k + 1].text not in (",", "and", "&", "-")
+                   for k in stops[:-1])):
+        return labels
+    if (not tokens[s].text[:1].isupper() or tokens[s].start == tokens[s - 1].end
+            or any(t.text in (",", ";", "&", "and") or is_initial(tokens, k) for k, t in enumerate(tokens[s:e], s))):
+        return labels
+    end = next((k for k in range(s + 1, n) if tokens[k].text == "." and len(tokens[k - 1].text) > 1
+                and (k + 1 == n or tokens[k + 1].start > tokens[k].end)), n)
+    if (cut_short(tokens[end - 1].text) or "title" in labels[end:]
+            or any(labels[k] not in ("author", OTHER, "title", "journal", "booktitle") for k in range(s, end))):
+        return labels
+    return labels[:s - 1] + [OTHER] + ["title"] * (end - s) + labels[end:]
+
+
+def _family_then_initials(tokens: list[Token], k: int) -> bool:
+    """Whether a family name, its comma and an initial start at k ("Farr, B.")."""
+    return (0 <= k and k + 2 < len(tokens) and len(tokens[k].text) > 1 and tokens[k].text[:1].isupper()
+            and tokens[k + 1].text == "," and is_initial(tokens, k + 2))

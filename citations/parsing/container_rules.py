@@ -3,19 +3,12 @@ book, proceedings) where the tagger put it in the wrong place: a title read as a
 a journal or a book read as the title, a title read on into its container, a quoted title.
 `relabel` (relabelling.py) applies them, in its order."""
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import first_run, introducing_in, sentence_start
+from citations.parsing.label_runs import cut_short, first_run, introducing_in, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
 
 _CONTAINERS = {"journal", "booktitle", "series"}
-
-
-def _cut_short(word: str) -> bool:
-    """Whether a word before a stop reads as an abbreviation ("Phys.", "Clim.", "Publ."): short,
-    capitalised (not an acronym: "AA.") and no English word."""
-    return (len(word) <= 5 and word[:1].isupper() and word[1:].islower()
-            and word.lower() not in shipped_lexicon().words["english"])
 
 
 _LOWER_IN_A_NAME = {"of", "and", "the", "for", "in", "on", "de", "du", "des", "la", "le", "der", "für", "und", "&"}
@@ -80,7 +73,7 @@ def title_read_as_a_container(tokens: list[Token], labels: list[str]) -> list[st
     lower = [tokens[k].text.lower() for k in words]
     if len(words) < 2 or _abbreviated(tokens, i, j) or any(_states_where_it_stands(w) for w in lower):
         return labels
-    if words[-1] + 1 < n and tokens[words[-1] + 1].text == "." and _cut_short(tokens[words[-1]].text):
+    if words[-1] + 1 < n and tokens[words[-1] + 1].text == "." and cut_short(tokens[words[-1]].text):
         return labels              # "Acta Phys. | Polonica B": a journal's name, split after a word cut short
     if [(a, b) for a, b, names in shipped_lexicon().phrase_matches(lower) if {"journal", "collaboration"} & set(names)] \
             == [(0, len(lower))]:
@@ -245,7 +238,7 @@ def journal_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[
     n = len(tokens)
     text = [t.text for t in tokens]
     k = next((k for k in range(j - 2, i + 2, -1) if text[k] == "." and len(text[k - 1]) > 1
-              and text[k - 1].isalnum() and not _cut_short(text[k - 1]) and tokens[k + 1].start > tokens[k].end),
+              and text[k - 1].isalnum() and not cut_short(text[k - 1]) and tokens[k + 1].start > tokens[k].end),
              None)
     if k is None:
         return labels

@@ -1,12 +1,21 @@
 """What the label rules (relabelling.py, author_rules.py), fields.py and the training data's reader
 ask of labelled tokens: a year, where a label's first run is, whether an author list puts each
-name's initials first, and whether a book is cited whole or "in" introduces it."""
+name's initials first, whether a word is cut short, and whether a book is cited whole or "in"
+introduces it."""
 import re
 
 from citations.parsing.labels import OTHER
+from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
 
 YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|20[0-9][0-9])(?![0-9])")
+
+
+def cut_short(word: str) -> bool:
+    """Whether a word before a stop reads as an abbreviation ("Phys.", "Clim.", "Publ."): short,
+    capitalised (not an acronym: "AA.") and no English word."""
+    return (len(word) <= 5 and word[:1].isupper() and word[1:].islower()
+            and word.lower() not in shipped_lexicon().words["english"])
 
 
 def first_run(labels: list[str], label: str) -> tuple[int, int] | None:

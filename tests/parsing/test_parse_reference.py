@@ -426,6 +426,27 @@ def test_an_organisation_opening_the_reference_is_its_author_not_the_titles_open
     assert kept.title.startswith("Executive Order No. 13865")
 
 
+def test_words_read_on_into_a_family_first_list_after_its_last_initials_open_the_title():
+    parsed = _read_as("Griffin, T. G., and Sobrinho, J. L. Metarouting. In Proceedings of SIGCOMM, 2005.",
+                      author="Griffin, T. G., and Sobrinho, J. L. Metarouting", booktitle="Proceedings of SIGCOMM",
+                      date="2005")
+    assert (parsed.authors, parsed.title) == (("Griffin, T. G.", "Sobrinho, J. L."), "Metarouting")
+    text = ("Cahan, P., Daley, G. Q., and Collins, J. J. CellNet: Network Biology Applied to Stem Cell Engineering. "
+            "Cell, 158(4):903–915, 2014.")
+    parsed = _read_runs(text, [("author", "Cahan, P., Daley, G. Q., and Collins, J. J. CellNet"),
+                               ("journal", "Network Biology Applied to Stem Cell Engineering"), ("journal", "Cell"),
+                               ("volume", "158"), ("issue", "4"), ("pages", "903–915"), ("date", "2014")])
+    assert (parsed.title, parsed.container) == ("CellNet: Network Biology Applied to Stem Cell Engineering", "Cell")
+    # Lists whose later names put their initials first, and a journal's word cut short, are left alone.
+    for text, author in (("Hashimoto, K. and M. Kano, Functional differentiation. Neuron, 2003.",
+                          "Hashimoto, K. and M. Kano"),
+                         ("Niyti, G. Sawhney, M.K. Sharma, R.K. Gupta, Phys. Rev. C 91 (2015) 054606.",
+                          "Niyti, G. Sawhney, M.K. Sharma, R.K. Gupta"),
+                         ("Agranovich, V. M. & La Rocca, G. C. Sol. State Commn. 135, (2005), pp544-553.",
+                          "Agranovich, V. M. & La Rocca, G. C. Sol")):
+        assert _read_as(text, author=author).title is None
+
+
 def test_a_name_before_a_colon_opens_the_title_not_the_author_list():
     parsed = _read_as("Z. Du, Y. Qian, J. Tang, GLM: General language model pretraining with autoregressive blank "
                       "infilling, in: Proceedings of the 60th Annual Meeting of the ACL, 2022.",
