@@ -1,5 +1,7 @@
-"""Label rules for the numbers a journal is cited by: a page read as the volume or the issue, a
-page's letters read as the volume's. `relabel` (relabelling.py) applies them, in its order."""
+"""Label rules for the numbers a journal is cited by: a page read as the volume, the issue, a note,
+an identifier or a second date; a page's letters read as the volume's; a year-like volume or issue
+read as the date; an issue for the volume, and a volume read into the journal's name. `relabel`
+(relabelling.py) applies them, in its order."""
 import re
 
 from citations.parsing.label_runs import first_run
@@ -164,7 +166,6 @@ def _date_after_the_pages(labels: list[str], k: int) -> int | None:
         while k < len(labels) and labels[k] == wanted:
             k += 1
     return start
-
 
 
 def volume_read_into_the_journal(tokens: list[Token], labels: list[str]) -> list[str]:
