@@ -269,3 +269,20 @@ def book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:
     if k == i - 1 and (tokens[k].text == "In" or not tokens[i].text[:1].isupper()):
         return labels
     return labels[:i] + ["booktitle"] * (j - i) + labels[j:]
+
+
+def book_read_as_a_second_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Auray, N. (2012), Online communities and governance mechanisms, in E. Brousseau, M. Marzouki &
+    C. Méadel (eds.), Governance, Regulation and Powers on the Internet. Cambridge ...": a second
+    title that "in" introduces, across the editors, after the work's own title, is the book's."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    second = first_run(labels[found[1]:], "title")
+    if second is None:
+        return labels
+    i, j = second[0] + found[1], second[1] + found[1]
+    k = introducing_in(tokens, labels, i)
+    if k is None or k < found[1] or "title" in labels[j:]:
+        return labels
+    return labels[:i] + ["booktitle"] * (j - i) + labels[j:]

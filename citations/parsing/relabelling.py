@@ -20,6 +20,7 @@ from citations.parsing.container_rules import (
     book_after_in,
     book_before_a_journal,
     book_read_as_a_journal,
+    book_read_as_a_second_title,
     book_read_into_the_title,
     journal_read_as_the_title,
     journal_read_into_the_title,
@@ -51,7 +52,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
                  title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
                  book_read_into_the_title, journal_read_into_the_title, _translation_closing_the_title,
-                 book_after_in, _year_read_as_a_number, number_read_as_the_date, issue_read_as_the_volume,
+                 book_after_in, book_read_as_a_second_title, _year_read_as_a_number, number_read_as_the_date, issue_read_as_the_volume,
                  volume_read_into_the_journal, page_read_as_a_volume, page_letter_read_as_the_volume,
                  page_read_as_a_title):
         labels = rule(tokens, labels)

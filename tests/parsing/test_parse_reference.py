@@ -562,6 +562,18 @@ def test_who_translated_or_reprinted_a_work_is_no_part_of_its_title():
     assert kept.title == "Revised estimates of the Hubble constant, translated into practice"
 
 
+def test_a_second_title_after_in_and_the_editors_is_the_book():
+    text = ("Auray, N. (2012), Online communities and governance mechanisms, in E. Brousseau, M. Marzouki & "
+            "C. Méadel (eds.), Governance, Regulation and Powers on the Internet. Cambridge: Cambridge University Press.")
+    parsed = _read_runs(text, [("author", "Auray, N"), ("date", "2012"),
+                               ("title", "Online communities and governance mechanisms"),
+                               ("editor", "E. Brousseau, M. Marzouki & C. Méadel"),
+                               ("title", "Governance, Regulation and Powers on the Internet"), ("place", "Cambridge"),
+                               ("publisher", "Cambridge University Press")])
+    assert (parsed.title, parsed.container) == ("Online communities and governance mechanisms",
+                                                "Governance, Regulation and Powers on the Internet")
+
+
 def test_what_follows_in_names_the_book_not_the_works_title():
     parsed = _read_as("Mamajek E. E., 2009, in Usuda T., Ishii M., eds, American Institute of Physics Conference Series "
                       "Vol. 1158, Exoplanets and Disks: Their Formation and Diversity. pp 3-10", author="Mamajek E. E.",
