@@ -295,11 +295,12 @@ def package_read_as_an_author(tokens: list[Token], labels: list[str]) -> list[st
 
 
 def title_opening_read_into_family_first_names(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Edelman, B., ..., and Farr, B. Ain't No Mountain High Enough: ..." and "Griffin, T. G., and
-    Sobrinho, J. L. Metarouting. In Proceedings ...": in a list that puts each family name before its
-    initials, a name ends at its initials' stop, and the capitalised words the model read on into the
-    authors after it open the title, which runs to its own stop. The list is such where its first and
-    last names are ("Family, I.") and each name's initials are followed by a comma or "and"; not
+    """ "Edelman, B., ..., and Farr, B. Ain't No Mountain High Enough: ...", "Griffin, T. G., and
+    Sobrinho, J. L. Metarouting. In Proceedings ..." and Vancouver's "Li J, Yen C, Liaw D. PTEN, a
+    putative protein ...": in a list that puts each family name before its initials, a name ends at
+    its initials' stop, and the capitalised words the model read on into the authors after it open
+    the title, which runs to its own stop. The list is such where its first and last names are
+    ("Family, I." or "Family IN") and each name's initials are followed by a comma or "and"; not
     "Hashimoto, K. and M. Kano" (only the first name inverted), "Niyti, G. Sawhney, M.K. Sharma" or
     "Agranovich, V. M. & La Rocca, G. C. Sol. State Commn." (a journal's word cut short)."""
     found = first_run(labels, "author")
@@ -307,18 +308,8 @@ def title_opening_read_into_family_first_names(tokens: list[Token], labels: list
         return labels
     a, e = found
     n = len(tokens)
-    if not (e - a >= 4 and _family_then_initials(tokens, a)):
-        return labels
-    stops = [k + 1 for k in range(a, e - 1) if is_initial(tokens, k) and tokens[k + 1].text == "."]
-    if not stops or stops[-1] + 1 >= e:
-        return labels
-    s = stops[-1] + 1
-    last_initials = s - 2
-    while last_initials >= 2 and is_initial(tokens, last_initials - 2) and tokens[last_initials - 1].text in ".-":
-        last_initials -= 2
-    if (not _family_then_initials(tokens, last_initials - 2)
-            or any(k + 1 < e and not is_initial(tokens, k + 1) and tokens[k + 1].text not in (",", "and", "&", "-")
-                   for k in stops[:-1])):
+    s = _inverted_list_end(tokens, a, e) or _vancouver_list_end(tokens, a, e)
+    if s is None or s >= e:
         return labels
     if (not tokens[s].text[:1].isupper() or tokens[s].start == tokens[s - 1].end
             or any(t.text in (",", ";", "&", "and") or is_initial(tokens, k) for k, t in enumerate(tokens[s:e], s))):
@@ -331,7 +322,49 @@ def title_opening_read_into_family_first_names(tokens: list[Token], labels: list
     return labels[:s - 1] + [OTHER] + ["title"] * (end - s) + labels[end:]
 
 
+def _inverted_list_end(tokens: list[Token], a: int, e: int) -> int | None:
+    """Where the tokens after the last name of an author run a..e start, in a list of "Family, I."
+    names whose initials each end at a comma or "and" ("Farr, B. Ain't"); None for another list."""
+    if not (e - a >= 4 and _family_then_initials(tokens, a)):
+        return None
+    stops = [k + 1 for k in range(a, e - 1) if is_initial(tokens, k) and tokens[k + 1].text == "."]
+    if not stops:
+        return None
+    last_initials = stops[-1] - 1
+    while last_initials >= 2 and is_initial(tokens, last_initials - 2) and tokens[last_initials - 1].text in ".-":
+        last_initials -= 2
+    if (not _family_then_initials(tokens, last_initials - 2)
+            or any(k + 1 < e and not is_initial(tokens, k + 1) and tokens[k + 1].text not in (",", "and", "&", "-")
+                   for k in stops[:-1])):
+        return None
+    return stops[-1] + 1
+
+
 def _family_then_initials(tokens: list[Token], k: int) -> bool:
     """Whether a family name, its comma and an initial start at k ("Farr, B.")."""
     return (0 <= k and k + 2 < len(tokens) and len(tokens[k].text) > 1 and tokens[k].text[:1].isupper()
             and tokens[k + 1].text == "," and is_initial(tokens, k + 2))
+
+
+def _vancouver_list_end(tokens: list[Token], a: int, e: int) -> int | None:
+    """Where the tokens after the last name of an author run a..e start, in Vancouver's list of
+    "Family IN" names parted by commas and closed by a stop ("Li J, Yen C, Liaw D. PTEN"), two or more
+    of them ("Mark C. Suchman" is a given name, an initial and a family name); None for another list."""
+    k, names = a, 0
+    while k < e:
+        if not (len(tokens[k].text) > 1 and tokens[k].text[:1].isupper() and tokens[k].text[1:].islower()):
+            return None
+        k += 1
+        while k + 1 < e and tokens[k].text == "-" and tokens[k + 1].text[:1].isupper():
+            k += 2             # "Torp-Pedersen C"
+        initials = tokens[k].text if k < e else ""
+        if not (initials.isalpha() and initials.isupper() and len(initials) <= 3):
+            return None
+        k, names = k + 1, names + 1
+        if k < e and tokens[k].text == ",":
+            k += 1
+        elif k < e and tokens[k].text == "." and names > 1:
+            return k + 1
+        else:
+            return None
+    return None

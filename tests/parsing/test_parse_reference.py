@@ -437,13 +437,18 @@ def test_words_read_on_into_a_family_first_list_after_its_last_initials_open_the
                                ("journal", "Network Biology Applied to Stem Cell Engineering"), ("journal", "Cell"),
                                ("volume", "158"), ("issue", "4"), ("pages", "903–915"), ("date", "2014")])
     assert (parsed.title, parsed.container) == ("CellNet: Network Biology Applied to Stem Cell Engineering", "Cell")
+    parsed = _read_as("Li J, Yen C, Liaw D. PTEN, a putative protein tyrosine phosphatase gene. Science 1997; 275:1943.",
+                      author="Li J, Yen C, Liaw D. PTEN", title="a putative protein tyrosine phosphatase gene")
+    assert parsed.title == "PTEN, a putative protein tyrosine phosphatase gene"     # Vancouver's names
     # Lists whose later names put their initials first, and a journal's word cut short, are left alone.
     for text, author in (("Hashimoto, K. and M. Kano, Functional differentiation. Neuron, 2003.",
                           "Hashimoto, K. and M. Kano"),
                          ("Niyti, G. Sawhney, M.K. Sharma, R.K. Gupta, Phys. Rev. C 91 (2015) 054606.",
                           "Niyti, G. Sawhney, M.K. Sharma, R.K. Gupta"),
                          ("Agranovich, V. M. & La Rocca, G. C. Sol. State Commn. 135, (2005), pp544-553.",
-                          "Agranovich, V. M. & La Rocca, G. C. Sol")):
+                          "Agranovich, V. M. & La Rocca, G. C. Sol"),
+                         ("Mark C. Suchman, Managing legitimacy. Academy of management review 20 (1995).",
+                          "Mark C. Suchman")):
         assert _read_as(text, author=author).title is None
 
 
