@@ -368,3 +368,55 @@ def _vancouver_list_end(tokens: list[Token], a: int, e: int) -> int | None:
         else:
             return None
     return None
+
+
+def family_first_names_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "..., Logsdon DL, Driver CL. 1 alpha,25-Dihydroxy-16-ene..." and "Breiman, L., ..., Olshen, R.,
+    Stone, C. Classification and Regression Trees": in a list that puts each family name before its
+    initials, a title does not open, straight after the authors' comma, with more names written as
+    theirs: they are the last authors, up to the last one's stop."""
+    found, title = first_run(labels, "author"), first_run(labels, "title")
+    if found is None or title is None:
+        return labels
+    a, e = found
+    i, j = title
+    vancouver = _vancouver_name_end(tokens, a) is not None
+    if (i < e or not (vancouver or _family_then_initials(tokens, a))
+            or not any(tokens[k].text == "," for k in range(e, i))
+            or any(tokens[k].text not in (",", ".") for k in range(e, i))):
+        return labels
+    k, stop = i, None
+    while k < j:
+        end = _vancouver_name_end(tokens, k) if vancouver else _inverted_name_end(tokens, k)
+        if end is None or end >= j:
+            return labels
+        if tokens[end].text == ",":
+            k = end + 1
+            continue
+        stop = end if tokens[end].text == "." else end - 1
+        break
+    if stop is None or tokens[stop].text != "." or stop + 1 >= j:
+        return labels
+    return labels[:i] + ["author"] * (stop - i) + [OTHER] + labels[stop + 1:]
+
+
+def _vancouver_name_end(tokens: list[Token], k: int) -> int | None:
+    """The index after a "Family IN" name at k ("Driver CL"), or None."""
+    n = len(tokens)
+    if not (k < n and len(tokens[k].text) > 1 and tokens[k].text[:1].isupper() and tokens[k].text[1:].islower()):
+        return None
+    k += 1
+    while k + 1 < n and tokens[k].text == "-" and tokens[k + 1].text[:1].isupper():
+        k += 2
+    initials = tokens[k].text if k < n else ""
+    return k + 1 if initials.isalpha() and initials.isupper() and len(initials) <= 3 else None
+
+
+def _inverted_name_end(tokens: list[Token], k: int) -> int | None:
+    """The index after a "Family, I." name at k, its initials' stops included ("Stone, C."), or None."""
+    if not _family_then_initials(tokens, k):
+        return None
+    k += 2
+    while k + 1 < len(tokens) and is_initial(tokens, k) and tokens[k + 1].text == ".":
+        k += 2
+    return k

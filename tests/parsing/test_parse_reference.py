@@ -452,6 +452,17 @@ def test_words_read_on_into_a_family_first_list_after_its_last_initials_open_the
         assert _read_as(text, author=author).title is None
 
 
+def test_names_written_as_a_family_first_lists_opening_the_title_are_its_last_authors():
+    parsed = _read_as("Anzano MA, Logsdon DL, Driver CL. 1 alpha,25-Dihydroxy-16-ene, a new deltanoid. Cancer Res 1994.",
+                      author="Anzano MA, Logsdon DL", title="Driver CL. 1 alpha,25-Dihydroxy-16-ene, a new deltanoid")
+    assert (parsed.authors, parsed.title) == (("Anzano MA", "Logsdon DL", "Driver CL"),
+                                              "1 alpha,25-Dihydroxy-16-ene, a new deltanoid")
+    parsed = _read_as("Breiman, L., Olshen, R., Stone, C. Classification and Regression Trees 1984 Wadsworth",
+                      author="Breiman, L., Olshen, R", title="Stone, C. Classification and Regression Trees")
+    assert (parsed.authors, parsed.title) == (("Breiman, L.", "Olshen, R.", "Stone, C."),
+                                              "Classification and Regression Trees")
+
+
 def test_a_name_before_a_colon_opens_the_title_not_the_author_list():
     parsed = _read_as("Z. Du, Y. Qian, J. Tang, GLM: General language model pretraining with autoregressive blank "
                       "infilling, in: Proceedings of the 60th Annual Meeting of the ACL, 2022.",
