@@ -53,9 +53,9 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
                  title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
                  book_read_into_the_title, journal_read_into_the_title, _translation_closing_the_title,
-                 book_after_in, book_read_as_a_second_title, _year_read_as_a_number, number_read_as_the_date, issue_read_as_the_volume,
-                 volume_read_into_the_journal, page_read_as_a_volume, page_letter_read_as_the_volume,
-                 page_read_as_a_title):
+                 _edition_closing_the_title, book_after_in, book_read_as_a_second_title, _year_read_as_a_number,
+                 number_read_as_the_date, issue_read_as_the_volume, volume_read_into_the_journal, page_read_as_a_volume,
+                 page_letter_read_as_the_volume, page_read_as_a_title):
         labels = rule(tokens, labels)
     return labels
 
@@ -236,6 +236,44 @@ def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:
         labels[j - 2:j] = [OTHER, "date"]
     if i and text[i - 1] == "In" and text[i][:1].islower() and labels[i - 1] == OTHER:
         labels[i - 1] = "title"
+    return labels
+
+
+# An edition's word in the languages the labelled sets cite ("2nd edn", "(1 éd.)", "2. vyd.", "3. Aufl."),
+# and the letters an ordinal number takes ("4th", "5.a", "2e").
+_EDITION_WORDS = {"ed", "edn", "edition", "éd", "édition", "aufl", "vyd", "izd", "edição", "edición"}
+_ORDINAL_ENDINGS = {"st", "nd", "rd", "th", "a", "e", "er", "o"}
+
+
+def _edition_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Como elaborar projetos de pesquisa (5. Ed.)", "L'écriture et la différence (1 éd.)",
+    "Ekonómia v novej ekonomike. 2. vyd." and "The Iliad, Books XXIII–XXIV. 4th.": an edition printed
+    after a title, in brackets or after its stop, is a note on the edition, not the title's end."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    n = len(tokens)
+    for k in range(j - 1, i, -1):
+        if tokens[k].text not in ("(", ".", ",") or k + 1 >= n or not tokens[k + 1].text.isdigit():
+            continue
+        m = k + 2
+        m += m + 1 < n and tokens[m].text == "." and tokens[m + 1].text.lower() in _ORDINAL_ENDINGS     # "5.a"
+        ordinal = m < n and tokens[m].text.lower() in _ORDINAL_ENDINGS and tokens[m].start == tokens[m - 1].end
+        m += ordinal
+        m += m < n and tokens[m].text == "."
+        edition = m < n and tokens[m].text.lower() in _EDITION_WORDS
+        m += edition
+        m += m < n and tokens[m].text == "."
+        if tokens[k].text == "(":
+            if not (m < n and tokens[m].text == ")"):
+                return labels
+            m += 1
+        closed = tokens[m - 1].text in (".", ")") or m == n or tokens[m].text in (".", ",", ";")
+        if not (ordinal or edition) or not closed or m < j \
+                or any(labels[x] not in ("title", OTHER, "note") for x in range(j, m)):
+            return labels
+        return labels[:k] + [OTHER] + ["note"] * (m - k - 1) + labels[m:]
     return labels
 
 

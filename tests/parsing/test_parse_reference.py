@@ -590,6 +590,18 @@ def test_a_second_title_after_in_and_the_editors_is_the_book():
                                                 "Governance, Regulation and Powers on the Internet")
 
 
+@pytest.mark.parametrize("text, read, title", [
+    ("Gil, A. (2010). Como elaborar projetos de pesquisa (5. Ed.). São Paulo: Atlas.",
+     "Como elaborar projetos de pesquisa (5. Ed.)", "Como elaborar projetos de pesquisa"),
+    ("Derrida, J. (1967). L’écriture et la différence (1 éd.). Paris: Éditions du Seuil.",
+     "L’écriture et la différence (1 éd.)", "L’écriture et la différence"),
+    ("Homer. The Iliad, Books XXIII–XXIV. 4th. Edited by D. B. Monro. Oxford: Clarendon Press, 1903.",
+     "The Iliad, Books XXIII–XXIV. 4th", "The Iliad, Books XXIII–XXIV"),
+])
+def test_an_edition_after_a_title_is_no_part_of_it(text, read, title):
+    assert _read_as(text, title=read).title == title
+
+
 def test_what_follows_in_names_the_book_not_the_works_title():
     parsed = _read_as("Mamajek E. E., 2009, in Usuda T., Ishii M., eds, American Institute of Physics Conference Series "
                       "Vol. 1158, Exoplanets and Disks: Their Formation and Diversity. pp 3-10", author="Mamajek E. E.",
