@@ -352,15 +352,10 @@ def _vancouver_list_end(tokens: list[Token], a: int, e: int) -> int | None:
     of them ("Mark C. Suchman" is a given name, an initial and a family name); None for another list."""
     k, names = a, 0
     while k < e:
-        if not (len(tokens[k].text) > 1 and tokens[k].text[:1].isupper() and tokens[k].text[1:].islower()):
+        end = _vancouver_name_end(tokens, k)
+        if end is None or end > e:
             return None
-        k += 1
-        while k + 1 < e and tokens[k].text == "-" and tokens[k + 1].text[:1].isupper():
-            k += 2             # "Torp-Pedersen C"
-        initials = tokens[k].text if k < e else ""
-        if not (initials.isalpha() and initials.isupper() and len(initials) <= 3):
-            return None
-        k, names = k + 1, names + 1
+        k, names = end, names + 1
         if k < e and tokens[k].text == ",":
             k += 1
         elif k < e and tokens[k].text == "." and names > 1:
@@ -407,7 +402,7 @@ def _vancouver_name_end(tokens: list[Token], k: int) -> int | None:
         return None
     k += 1
     while k + 1 < n and tokens[k].text == "-" and tokens[k + 1].text[:1].isupper():
-        k += 2
+        k += 2                 # "Torp-Pedersen C"
     initials = tokens[k].text if k < n else ""
     return k + 1 if initials.isalpha() and initials.isupper() and len(initials) <= 3 else None
 
