@@ -23,6 +23,7 @@ from citations.parsing.container_rules import (
     book_read_as_a_journal,
     book_read_as_a_second_title,
     book_read_into_the_title,
+    journal_cut_at_a_stop,
     journal_read_as_the_title,
     journal_read_into_the_title,
     quoted_title,
@@ -45,16 +46,17 @@ from citations.parsing.tokens import Token
 
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
-    for rule in (_named_document_title, _page_named_before_its_link, _software_before_empty_pieces,
-                 organisation_opening_a_title, _lettered_year_opening_a_title, _year_inside_a_titles_opening,
-                 collaboration_in_brackets, family_name_opening_a_title, names_opening_a_title,
-                 author_list_tail_opening_a_title, title_read_as_the_last_author, package_read_as_an_author,
-                 title_opening_read_into_family_first_names, family_first_names_opening_a_title,
-                 book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
-                 title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
-                 book_read_into_the_title, journal_read_into_the_title, _translation_closing_the_title,
-                 _edition_closing_the_title, book_after_in, book_read_as_a_second_title, _year_read_as_a_number,
-                 number_read_as_the_date, issue_read_as_the_volume, volume_read_into_the_journal, page_read_as_a_volume,
+    for rule in (journal_cut_at_a_stop, _named_document_title, _page_named_before_its_link,
+                 _software_before_empty_pieces, organisation_opening_a_title, _lettered_year_opening_a_title,
+                 _year_inside_a_titles_opening, collaboration_in_brackets, family_name_opening_a_title,
+                 names_opening_a_title, author_list_tail_opening_a_title, title_read_as_the_last_author,
+                 package_read_as_an_author, title_opening_read_into_family_first_names,
+                 family_first_names_opening_a_title, book_before_a_journal, title_read_as_a_container,
+                 book_read_as_a_journal, journal_read_as_the_title, title_before_the_imprint,
+                 name_before_a_colon_opening_a_title, quoted_title, _title_edges, book_read_into_the_title,
+                 journal_read_into_the_title, _translation_closing_the_title, _edition_closing_the_title,
+                 book_after_in, book_read_as_a_second_title, _year_read_as_a_number, number_read_as_the_date,
+                 issue_read_as_the_volume, volume_read_into_the_journal, page_read_as_a_volume,
                  page_letter_read_as_the_volume, page_read_as_a_title):
         labels = rule(tokens, labels)
     return labels

@@ -749,6 +749,17 @@ def test_a_year_in_brackets_after_the_volume_with_no_other_date_is_the_date():
     assert (parsed.volume, parsed.issue, parsed.year) == ("47", None, 1935)
 
 
+def test_an_abbreviations_stop_read_as_no_fields_does_not_cut_the_journals_name():
+    parsed = _read_runs("M. Beuthe, Phys. Rev. D 66, 013003 (2002).",
+                        [("author", "M. Beuthe"), ("journal", "Phys. Rev"), ("journal", "D"), ("volume", "66"),
+                         ("pages", "013003"), ("date", "2002")])
+    assert parsed.container == "Phys. Rev. D"
+    parsed = _read_runs("Valentini RP, Daniels SR: The Journal Club. Postgrad Med J 73: 81-85, 1997.",
+                        [("author", "Valentini RP, Daniels SR"), ("journal", "The Journal Club"),
+                         ("journal", "Postgrad Med J"), ("volume", "73"), ("pages", "81-85"), ("date", "1997")])
+    assert parsed.container != "The Journal Club. Postgrad Med J"      # a sentence's stop after a word
+
+
 def test_a_series_letter_before_the_volume_is_no_volume_with_a_page_after_it():
     parsed = _read_runs("B. Kim, Phys. Rev. D 94 (2016).", [("author", "B. Kim"), ("journal", "Phys. Rev."),
                                                              ("volume", "D 94"), ("date", "2016")])
