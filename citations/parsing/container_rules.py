@@ -292,9 +292,11 @@ def journal_cut_at_a_stop(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Phys. Rev. D 66": an abbreviation's stop inside a journal's name, read as no field's, does not
     cut the name in two (the field would keep only "Phys. Rev"). A stop after an English word ends a
     sentence: "The Journal Club. Postgrad Med J" is a title and a journal."""
-    english = shipped_lexicon().words["english"]
     cuts = [k for k in range(1, len(tokens) - 1) if tokens[k].text == "." and labels[k] == OTHER
             and labels[k - 1] == labels[k + 1] == "journal" and tokens[k].start == tokens[k - 1].end]
+    if not cuts:
+        return labels
+    english = shipped_lexicon().words["english"]
     cuts = [k for k in cuts if tokens[k - 1].text.lower() not in english
             or _abbreviated(tokens, first_run(labels[:k], "journal")[0], k + 1)]
     if not cuts:
