@@ -8,6 +8,7 @@ import re
 from citations.parsing.author_rules import (
     author_list_tail_opening_a_title,
     collaboration_in_brackets,
+    editors_read_as_authors,
     family_first_names_opening_a_title,
     family_name_opening_a_title,
     name_before_a_colon_opening_a_title,
@@ -51,7 +52,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _year_inside_a_titles_opening, collaboration_in_brackets, family_name_opening_a_title,
                  names_opening_a_title, author_list_tail_opening_a_title, title_read_as_the_last_author,
                  package_read_as_an_author, title_opening_read_into_family_first_names,
-                 family_first_names_opening_a_title, book_before_a_journal, title_read_as_a_container,
+                 family_first_names_opening_a_title, editors_read_as_authors, book_before_a_journal, title_read_as_a_container,
                  book_read_as_a_journal, journal_read_as_the_title, title_before_the_imprint,
                  name_before_a_colon_opening_a_title, quoted_title, _title_edges, book_read_into_the_title,
                  journal_read_into_the_title, _translation_closing_the_title, _edition_closing_the_title,

@@ -463,6 +463,21 @@ def test_names_written_as_a_family_first_lists_opening_the_title_are_its_last_au
                                               "Classification and Regression Trees")
 
 
+def test_names_that_eds_follows_edited_the_book_and_wrote_none_of_it():
+    parsed = _read_as("Bauer, Raymond A. and Kenneth J. Germen, eds. The Study of Policy Formation. New York: The Free "
+                      "Press, 1968.", author="Bauer, Raymond A. and Kenneth J. Germen",
+                      title="The Study of Policy Formation", place="New York", publisher="The Free Press")
+    assert parsed.authors == ()
+    assert [n.family for n in parsed.editors] == ["Bauer", "Germen"]
+    parsed = _read_as("M. C. Ferris and J.-S. Pang (editors). Complementarity and variational problems. SIAM, 1997.",
+                      author="M. C. Ferris and J.-S. Pang", title="Complementarity and variational problems")
+    assert (parsed.authors, len(parsed.editors)) == ((), 2)
+    # A capitalised "Ed." alone after a family name is as often a given name.
+    kept = _read_as("Vitagliano, Ed. 2011. The Strange World of the Polyamorist. AFA Journal 35(9): 18-19.",
+                    author="Vitagliano, Ed", title="The Strange World of the Polyamorist")
+    assert kept.authors
+
+
 def test_a_name_before_a_colon_opens_the_title_not_the_author_list():
     parsed = _read_as("Z. Du, Y. Qian, J. Tang, GLM: General language model pretraining with autoregressive blank "
                       "infilling, in: Proceedings of the 60th Annual Meeting of the ACL, 2022.",
