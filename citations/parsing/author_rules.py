@@ -290,7 +290,8 @@ def package_read_as_an_author(tokens: list[Token], labels: list[str]) -> list[st
                 and k > 0 and tokens[k - 1].text in (".", ",")):
             end = next((m for m in range(k + 3, n) if tokens[m].text in (",", ".") and labels[m] != "title"
                         and (m + 1 == n or tokens[m + 1].start > tokens[m].end)), n)
-            return labels[:k - 1] + [OTHER] + ["title"] * (end - k) + [OTHER if x == "author" else x for x in labels[end:]]
+            rest = [OTHER if x == "author" else x for x in labels[end:]]
+            return labels[:k - 1] + [OTHER] + ["title"] * (end - k) + rest
     return labels
 
 

@@ -121,7 +121,8 @@ def number_read_as_the_date(tokens: list[Token], labels: list[str]) -> list[str]
         if labels[k] != "date" or labels[k - 1] == "date" or labels[k + 1] == "date" or not tokens[k].text.isdigit():
             continue
         if not volume and _after_the_journal(tokens, labels, k):
-            bracketed = k + 3 < n and tokens[k + 1].text == "(" and labels[k + 2] == "issue" and tokens[k + 3].text == ")"
+            bracketed = (k + 3 < n and tokens[k + 1].text == "(" and labels[k + 2] == "issue"
+                         and tokens[k + 3].text == ")")
             date = _date_after_the_pages(labels, k + 4 if bracketed else k + 1)
             if date is not None and (bracketed or tokens[date - 1].text == "("):
                 return labels[:k] + ["volume"] + labels[k + 1:]
