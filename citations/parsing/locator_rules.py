@@ -59,8 +59,8 @@ def page_read_as_a_volume(tokens: list[Token], labels: list[str]) -> list[str]:
         return labels
     i, j = found
     items = _printed_items(tokens, i, j)
-    if not any(t.text.isdigit() for t in tokens[items[0][0]:items[0][1]]):
-        return labels
+    if not items or not any(t.text.isdigit() for t in tokens[items[0][0]:items[0][1]]):
+        return labels          # a "volume" of commas alone: the model's labels are any sequence
     if len(items) == 2 and _page_shaped(tokens, items[1]):
         a, b = items[1]
     elif len(items) == 1:

@@ -775,6 +775,13 @@ def test_an_abbreviations_stop_read_as_no_fields_does_not_cut_the_journals_name(
     assert parsed.container != "The Journal Club. Postgrad Med J"      # a sentence's stop after a word
 
 
+def test_a_volume_the_model_gave_to_a_comma_alone_is_read_without_failing():
+    # The model's labels are any sequence; a rule must not fail on one that names no number.
+    parsed = _read_runs("A. Smith, J. Phys., 12 (1999).", [("author", "A. Smith"), ("journal", "J. Phys"),
+                                                          ("volume", ","), ("date", "1999")])
+    assert (parsed.container, parsed.year) == ("J. Phys", 1999)
+
+
 def test_a_series_letter_before_the_volume_is_no_volume_with_a_page_after_it():
     parsed = _read_runs("B. Kim, Phys. Rev. D 94 (2016).", [("author", "B. Kim"), ("journal", "Phys. Rev."),
                                                              ("volume", "D 94"), ("date", "2016")])
