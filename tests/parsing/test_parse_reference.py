@@ -1,5 +1,7 @@
 """What a reader of parsed references would notice if the CRF parser broke."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citations.parsing.crf import PARSER_NAME, parse_reference, parse_references
 from citations.parsing.fields import build
@@ -831,3 +833,25 @@ def test_the_sentence_before_a_books_imprint_is_its_title():
                    author="Soderbergh, Steven, director. Che", note="DVD", place="New York",
                    publisher="Criterion Collection")
     assert dvd.title is None
+
+
+# The labels the rules ask most about first, so that short draws reach them often.
+_LABELS = ["volume", "title", "journal", "author", "date", "other", "pages", "issue", "booktitle", "editor", "note",
+           "series", "publisher", "place", "doi", "url", "arxiv", "idno"]
+_FUZZED = ["Y. M. Cho, J. Math. Phys. 16 (1975), 2029.",
+           "Anzano MA, Logsdon DL, Driver CL. 1 alpha,25-Dihydroxy, a new deltanoid. Cancer Res 1994; 54:1653.",
+           "Breiman, L., Olshen, R., Stone, C. Classification and Regression Trees (2. Ed.) 1984 Wadsworth",
+           "Auray, N. (2012), Online communities, in E. Brousseau (eds.), Governance. Cambridge: CUP, 2012.",
+           "S. Popinet, Basilisk C, http://basilisk.fr, 2013–now.", "Phys. Rev. D 66, 013003, 08 2019 (1) : 12"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.sampled_from(_FUZZED), data=st.data())
+def test_no_label_rule_fails_on_any_sequence_of_labels(text, data):
+    # The model's labels are any sequence: whatever it says, a reference is read, never an exception.
+    tokens = tokenise(text)
+    start = data.draw(st.integers(0, len(tokens) - 1))
+    tokens = tokens[start:start + data.draw(st.integers(1, len(tokens)))]
+    kinds = _LABELS[:data.draw(st.integers(2, len(_LABELS)))]
+    labels = data.draw(st.lists(st.sampled_from(kinds), min_size=len(tokens), max_size=len(tokens)))
+    build(text, text, tokens, labels, [])
