@@ -15,7 +15,7 @@ _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?
 # Words that make a name an organisation's, which has no given and family names to split.
 _GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|association|society|organi[sz]ation|network"
                     r"|foundation|council|institute|corporation|corp|inc|ltd|llc|gmbh|technologies|laboratory"
-                    r"|administration|agency|commission|ministry|department)\b\.?", re.I)
+                    r"|administration|agency|commission|ministry|department)\b", re.I)
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
               "ter", "el", "al", "bin", "ibn", "st", "st."}
 _SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}

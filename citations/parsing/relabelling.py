@@ -142,7 +142,7 @@ def _year_read_as_a_number(tokens: list[Token], labels: list[str]) -> list[str]:
     month = (k > 2 and label == "pages" and labels[k - 1] == label and _month_number(tokens[k - 1].text)
              and tokens[k - 2].text == "," and label in labels[:k - 2])
     if month:
-        first = k - 1                     # its comma ends the pages, whatever the model read it as
+        first = k - 1
     elif not any(x in labels for x in ("journal", "booktitle", "series")):
         if (k + 2 < n and tokens[k + 1].text in RANGE_DASHES and labels[k + 2] == label
                 and tokens[k + 2].text.lower() in _OPEN_ENDS):
@@ -155,7 +155,9 @@ def _year_read_as_a_number(tokens: list[Token], labels: list[str]) -> list[str]:
     last = not any(tokens[j].text[0].isdigit() and labels[j] not in IDENTIFIER_LABELS for j in range(last_of_run, n))
     if not (vancouver or (alone and last)):
         return labels
-    labels = labels[:first - month] + [OTHER] * month + ["date"] * (last_of_run - first) + labels[last_of_run:]
+    labels = labels[:first] + ["date"] * (last_of_run - first) + labels[last_of_run:]
+    if month:
+        labels[first - 1] = OTHER       # the comma after the pages, read on into them
     if vancouver:
         labels[k + 1] = OTHER
     return labels
