@@ -249,6 +249,16 @@ def test_tex_accents_set_as_glyphs_of_their_own_are_composed():
         "Smith, J. 2010, don`t panic, MNRAS, 401, 1."]
 
 
+def test_an_accent_over_texs_dotless_i_is_the_accented_i():
+    # TeX sets an accent on an i over its dotless i: the text layer says "Garc´ıa" (the byte '@'
+    # of this PDF's font stands for the dotless i, which Helvetica's encoding lacks).
+    refs = ["Garc\u00b4@a-Portugu\u00e9s, E., and Mart\u00b4@-G\u00f3mez, C. 2017, Stat. Comput., 27, 1."]
+    lines = BODY_LINES + ["References"] + [f"[{i}] {text}" for i, text in enumerate(refs, start=1)]
+    result = extract_references(hand_pdf(_page(lines), size=8, astral="\u0131"))
+    assert [r.raw_text for r in result.references] == [
+        "García-Portugués, E., and Martí-Gómez, C. 2017, Stat. Comput., 27, 1."]
+
+
 def test_a_hanging_indent_list_is_read_with_a_figures_labels_after_it():
     refs = [(f"Author{i}, A., Writer, B., & Scribe, C. 2015, The Astrophysical Journal Supplement Series and",
              f"its companion letters, {i}82, {i}43") for i in range(1, 12)]

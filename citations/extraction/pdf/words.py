@@ -191,7 +191,9 @@ def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[Text
 
 
 # TeX's accents in its older fonts (OT1) are glyphs of their own set over the letter: the text
-# layer says "Ag¨ueros", "F`evre", "Pavlovi´c", and the cedilla follows its letter ("c¸").
+# layer says "Ag¨ueros", "F`evre", "Pavlovi´c", and the cedilla follows its letter ("c¸"). An
+# accent on an i or j is set over TeX's dotless one ("Garc´ıa"), which no accented letter has.
+_DOTLESS = {"ı": "i", "ȷ": "j"}
 _SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303",
                     "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307", "˚": "\u030a", "¯": "\u0304", "˝": "\u030b"}
 _ACCENT_BEFORE = re.compile("([" + "".join(_SPACING_ACCENTS) + "])([^\\W\\d_])")
@@ -207,7 +209,7 @@ def _compose_accents(word: str) -> str:
 
     def composed(letter: str, mark: str, whole: str) -> str:
         # Only where the pair is one letter of its own ("`t" is a quote, not an accent).
-        joined = unicodedata.normalize("NFC", letter + mark)
+        joined = unicodedata.normalize("NFC", _DOTLESS.get(letter, letter) + mark)
         return joined if len(joined) == 1 else whole
 
     word = _ACCENT_BEFORE.sub(lambda m: composed(m.group(2), _SPACING_ACCENTS[m.group(1)], m.group(0)), word)
