@@ -5,8 +5,9 @@ features' weights; Viterbi over those and the label-to-label weights), but CRFsu
 binding takes every feature of every token as a string on every call, which was most of the
 parser's time. Here the features a token's text contributes at each place of the window are
 summed into a score vector once per distinct text and kept, and so are the features every token
-of a comma-delimited piece shares, once per kind of piece; only the features that depend on the
-token's own place in the string are looked up per call. Viterbi runs over a batch of strings
+of a comma-delimited piece shares, once per kind of piece, and those of a token's place in the
+string (its tenth, brackets, glue, known names: a few thousand kinds of row); the features a pair
+of neighbouring words gives each of them are looked up once per pair and their rows kept. Viterbi runs over a batch of strings
 of similar length in lock step, so its steps are array operations over the batch. Ties break
 as CRFsuite breaks them (the first label of the highest score), and a test checks the labels
 are CRFsuite's own.
@@ -15,12 +16,14 @@ from itertools import accumulate, chain, repeat
 
 import numpy as np
 
-from citations.parsing.features import WINDOW, Featuriser
+from citations.parsing.features import WINDOW, Featuriser, pair
 from citations.parsing.identifiers import Identifier
 from citations.parsing.tokens import Token
 
 _BATCH = 64                 # strings decoded in lock step, sorted by length to share few padding steps
 _WINDOWS_KEPT = 50_000      # distinct token texts whose window scores are kept (7 x labels floats each)
+_PAIRS_KEPT = 50_000        # distinct pairs of neighbouring texts whose feature rows are kept (3 ints)
+_PLACES_KEPT = 20_000       # distinct rows of place features whose scores are kept
 _PIECES_KEPT = 20_000       # distinct piece descriptions whose scores are kept
 
 
@@ -56,47 +59,89 @@ class Weights:
         return sums
 
 
+class _Kept:
+    """Score arrays kept by key in two generations of at most `size` keys each: the keys in use
+    stay, and the memory stays bounded."""
+
+    def __init__(self, size: int):
+        self._size = size
+        self._new: dict = {}
+        self._old: dict = {}
+
+    def get(self, key):
+        found = self._new.get(key)
+        if found is None:
+            found = self._old.get(key)
+            if found is not None:
+                self.put(key, found)
+        return found
+
+    def put(self, key, value) -> None:
+        if len(self._new) >= self._size:
+            self._old, self._new = self._new, {}
+        self._new[key] = value
+
+
 class Decoder:
     """Labels for the tokens of strings, from a model's weights and the features of its training."""
 
     def __init__(self, info, featuriser: Featuriser):
         self.weights = Weights(info)
         self.features = featuriser
-        self._windows: dict[str, np.ndarray] = {}
-        self._older: dict[str, np.ndarray] = {}
-        self._pieces: dict[tuple[str, ...], np.ndarray] = {}
+        self._windows = _Kept(_WINDOWS_KEPT)
+        self._pairs = _Kept(_PAIRS_KEPT)
+        self._places = _Kept(_PLACES_KEPT)
+        self._pieces = _Kept(_PIECES_KEPT)
         self._edges = self.weights.sums([["-1edge"], ["1edge"]])
 
-    def _piece(self, features: tuple[str, ...]) -> np.ndarray:
-        """What a piece's shared features add to each of its tokens (a few thousand kinds of piece)."""
-        found = self._pieces.get(features)
-        if found is None:
-            found = self.weights.sums([list(features)])[0]
-            if len(self._pieces) < _PIECES_KEPT:
-                self._pieces[features] = found
+    def _kept(self, kept: _Kept, keys: list, groups) -> list[np.ndarray]:
+        """The kept score array of each key; those not kept are summed together from
+        groups(key), the feature name groups of one key (one row of the array each)."""
+        found = [kept.get(key) for key in keys]
+        if any(f is None for f in found):
+            missing = list(dict.fromkeys(key for key, f in zip(keys, found) if f is None))
+            named = [groups(key) for key in missing]
+            sums = self.weights.sums([group for each in named for group in each])
+            at = 0
+            new = {}
+            for key, each in zip(missing, named):
+                new[key] = sums[at:at + len(each)].copy()       # a view would keep all of sums
+                at += len(each)
+                kept.put(key, new[key])
+            found = [new[key] if f is None else f for key, f in zip(keys, found)]
         return found
 
-    def _window(self, text: str) -> np.ndarray:
-        """What a token's text adds to the scores of each place of the window around it:
-        row WINDOW + offset is what it adds to the token `offset` places before it. Kept in two
-        generations, so the texts in use stay and the memory stays bounded."""
-        found = self._windows.get(text)
-        if found is None:
-            found = self._older.get(text)
-            if found is None:
-                found = self.weights.sums(self.features.windowed(text))
-            if len(self._windows) >= _WINDOWS_KEPT:
-                self._older, self._windows = self._windows, {}
-            self._windows[text] = found
+    def _pair_rows(self, pairs: list[tuple[str, str]]) -> list[tuple[int, int, int]]:
+        """Each pair's three feature rows (see features.pair); most pairs' features are not the
+        model's and have the row of zeros. Rows, not score vectors, are kept: pairs are many."""
+        found = [self._pairs.get(p) for p in pairs]
+        if any(f is None for f in found):
+            row, none = self.weights.row, self.weights.none
+            for k, f in enumerate(found):
+                if f is None:
+                    (b, shapes), (after,) = pair(*pairs[k])
+                    found[k] = (row.get(b, none), row.get(shapes, none), row.get(after, none))
+                    self._pairs.put(pairs[k], found[k])
         return found
 
     def scores(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> np.ndarray:
         """Each token's score for each label (tokens x labels)."""
         n = len(tokens)
-        windows = np.array([self._window(t.text) for t in tokens])           # tokens x window x labels
-        scores = self.weights.sums(self.features.positional(text, tokens, identifiers))
-        for a, b, features in self.features.pieces(tokens):
-            scores[a:b] += self._piece(features)
+        texts = [t.text for t in tokens]
+        features = self.features
+        # tokens x window x labels: what each token's text adds to each place of its window
+        windows = np.array(self._kept(self._windows, texts, features.windowed))
+        places = [tuple(row) for row in features.places(text, tokens, identifiers)]
+        scores = np.array(self._kept(self._places, places, lambda row: [row]))[:, 0]
+        if n > 1:
+            # for each pair of neighbours, the rows of what it gives the later and the earlier token
+            rows = np.array(self._pair_rows(list(zip(texts, texts[1:]))))
+            state = self.weights.state
+            scores[1:] += state[rows[:, 0]] + state[rows[:, 1]]
+            scores[:-1] += state[rows[:, 2]]
+        pieces = features.pieces(tokens)
+        for (a, b, _), shared in zip(pieces, self._kept(self._pieces, [p[2] for p in pieces], lambda f: [f])):
+            scores[a:b] += shared[0]
         for offset in range(-WINDOW, WINDOW + 1):
             if abs(offset) < n:
                 # token k sees token k + offset through that token's row WINDOW + offset

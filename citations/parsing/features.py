@@ -129,15 +129,11 @@ class Featuriser:
             row += pairs[k]
         return rows
 
-    def positional(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
-        """Each token's features that do not come from the texts of its window (see `windowed`) nor
-        from the piece it sits in (see `pieces`): its place in the string and the words it pairs
-        with; the window's edges are not among them."""
-        lowers = [t.text.lower() for t in tokens]
-        rows = self._places(text, tokens, identifiers, lowers, pieces=False)
-        for row, pair in zip(rows, self._pairs(tokens, lowers)):
-            row += pair
-        return rows
+    def places(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
+        """Each token's features that come neither from the texts of its window (see `windowed`),
+        nor from the pair of words it sits in (see `pair`), nor from its piece (see `pieces`): its
+        place in the string; the window's edges are not among them."""
+        return self._places(text, tokens, identifiers, [t.text.lower() for t in tokens], pieces=False)
 
     @staticmethod
     def pieces(tokens: list[Token]) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -155,15 +151,22 @@ class Featuriser:
         return rows
 
     def _pairs(self, tokens: list[Token], lowers: list[str]) -> list[list[str]]:
-        """Each token's word paired with the word before it and with the word after it, and its
-        shape with the shape before it."""
+        """Each token's features from the pairs of neighbouring words it is in (see `pair`)."""
         pairs = [[] for _ in lowers]
-        shapes = [_cached_shape(t.text) for t in tokens]
         for k in range(1, len(lowers)):
-            pairs[k].append("b=" + lowers[k - 1] + "|" + lowers[k])
-            pairs[k].append("sp=" + shapes[k - 1] + "|" + shapes[k])
-            pairs[k - 1].append("b+=" + lowers[k - 1] + "|" + lowers[k])
+            later, earlier = pair(tokens[k - 1].text, tokens[k].text)
+            pairs[k] += later
+            pairs[k - 1] += earlier
         return pairs
+
+
+def pair(before: str, after: str) -> tuple[tuple[str, str], tuple[str]]:
+    """What two neighbouring tokens' texts give the later one (the word before it, and its shape
+    with the shape before it) and the earlier one (the word after it). They depend on the two texts
+    alone, so the decoder looks each pair's up once."""
+    lower_before, lower_after = before.lower(), after.lower()
+    return (("b=" + lower_before + "|" + lower_after, "sp=" + _cached_shape(before) + "|" + _cached_shape(after)),
+            ("b+=" + lower_before + "|" + lower_after,))
 
 
 _TRAINING = Featuriser()
