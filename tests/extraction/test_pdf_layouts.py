@@ -241,12 +241,15 @@ def test_a_footnote_at_the_foot_of_a_page_is_no_reference():
 def test_tex_accents_set_as_glyphs_of_their_own_are_composed():
     # OT1 fonts put the accent over the letter as a glyph of its own: "Ag¨ueros", "Le F`evre".
     refs = ["Ag\u00a8ueros, M. A., and Le F`evre, O. 2009, Fran\u00b8cois and Pavlovi\u00b4c, ApJ, 182, 543.",
-            "Smith, J. 2010, don`t panic, MNRAS, 401, 1."]
+            "Smith, J. 2010, don`t panic, MNRAS, 401, 1.",
+            # an accent set after its word, past the comma: its letter is lost, the name is not split
+            "Nitzan, M., and Brbic,\u00b4 M. 2025, Gruttemeier,\u00a8 N., and Hal Daume\u00b4 III, Nat. Biotech., 4, 1."]
     lines = BODY_LINES + ["References"] + [f"[{i}] {text}" for i, text in enumerate(refs, start=1)]
     result = extract_references(hand_pdf(_page(lines), size=8))
     assert [r.raw_text for r in result.references] == [
         "Agüeros, M. A., and Le Fèvre, O. 2009, François and Pavlović, ApJ, 182, 543.",
-        "Smith, J. 2010, don`t panic, MNRAS, 401, 1."]
+        "Smith, J. 2010, don`t panic, MNRAS, 401, 1.",
+        "Nitzan, M., and Brbic, M. 2025, Gruttemeier, N., and Hal Daume III, Nat. Biotech., 4, 1."]
 
 
 def test_an_accent_over_texs_dotless_i_is_the_accented_i():

@@ -160,7 +160,8 @@ def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[Text
         # PDFium marks a hyphen that ends a line as U+FFFE; it is a plain hyphen here, and
         # whether it is a word break is decided when lines are joined.
         word = _compose_accents("".join(run).replace("\ufffe", "-").replace("\x02", "-"))
-        words.append(TextWord(page, x0, x1, bottom, top, word, size, bold))
+        if word:                             # not an accent alone
+            words.append(TextWord(page, x0, x1, bottom, top, word, size, bold))
         run.clear()
 
     previous = None
@@ -201,6 +202,10 @@ _CEDILLA = re.compile("([cCsStT])\u00b8|\u00b8([cCsStT])")
 
 
 _ANY_ACCENT = re.compile("[" + "".join(_SPACING_ACCENTS) + "\u00b8]")
+# An accent no letter follows was set after its letter's word, past the comma ("Brbic,´ M.",
+# "Gruttemeier,¨ N."): which letter it sits on is lost, and alone it would split the name it is in.
+# The grave is also a quote ("``"), so it stays.
+_STRAY_ACCENT = re.compile("[" + "".join(a for a in _SPACING_ACCENTS if a != "`") + "](?![^\\W\\d_])")
 
 
 def _compose_accents(word: str) -> str:
@@ -213,7 +218,8 @@ def _compose_accents(word: str) -> str:
         return joined if len(joined) == 1 else whole
 
     word = _ACCENT_BEFORE.sub(lambda m: composed(m.group(2), _SPACING_ACCENTS[m.group(1)], m.group(0)), word)
-    return _CEDILLA.sub(lambda m: composed(m.group(1) or m.group(2), "\u0327", m.group(0)), word)
+    word = _CEDILLA.sub(lambda m: composed(m.group(1) or m.group(2), "\u0327", m.group(0)), word)
+    return _STRAY_ACCENT.sub("", word)
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
