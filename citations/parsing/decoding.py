@@ -6,8 +6,8 @@ binding takes every feature of every token as a string on every call, which was 
 parser's time. Here the features a token's text contributes at each place of the window are
 summed into a score vector once per distinct text and kept, and so are the features every token
 of a comma-delimited piece shares, once per kind of piece, and those of a token's place in the
-string (its tenth, brackets, glue, known names: a few thousand kinds of row); the features a pair
-of neighbouring words gives each of them are looked up once per pair and their rows kept. Viterbi runs over a batch of strings
+string (its tenth, brackets, glue, known names: a few thousand kinds of row); only the features a
+pair of neighbouring words gives each of them are looked up per call. Viterbi runs over a batch of strings
 of similar length in lock step, so its steps are array operations over the batch. Ties break
 as CRFsuite breaks them (the first label of the highest score), and a test checks the labels
 are CRFsuite's own.
@@ -16,13 +16,12 @@ from itertools import accumulate, chain, repeat
 
 import numpy as np
 
-from citations.parsing.features import WINDOW, Featuriser, pair
+from citations.parsing.features import WINDOW, Featuriser, pairs
 from citations.parsing.identifiers import Identifier
 from citations.parsing.tokens import Token
 
 _BATCH = 64                 # strings decoded in lock step, sorted by length to share few padding steps
 _WINDOWS_KEPT = 50_000      # distinct token texts whose window scores are kept (7 x labels floats each)
-_PAIRS_KEPT = 50_000        # distinct pairs of neighbouring texts whose feature rows are kept (3 ints)
 _PLACES_KEPT = 20_000       # distinct rows of place features whose scores are kept
 _PIECES_KEPT = 20_000       # distinct piece descriptions whose scores are kept
 
@@ -60,21 +59,29 @@ class Weights:
 
 
 class _Kept:
-    """Score arrays kept by key in two generations of at most `size` keys each: the keys in use
-    stay, and the memory stays bounded."""
+    """Values kept by key in two generations of at most `size` keys each: the keys in use stay,
+    and the memory stays bounded."""
 
     def __init__(self, size: int):
         self._size = size
         self._new: dict = {}
         self._old: dict = {}
 
-    def get(self, key):
-        found = self._new.get(key)
-        if found is None:
-            found = self._old.get(key)
-            if found is not None:
-                self.put(key, found)
-        return found
+    def found(self, keys: list) -> tuple[list, list[int]]:
+        """The kept value of each key (None where there is none), and the places of those with none."""
+        get = self._new.get
+        found = [get(key) for key in keys]
+        missing = [i for i, f in enumerate(found) if f is None]
+        if missing and self._old:
+            old, still = self._old.get, []
+            for i in missing:
+                found[i] = old(keys[i])
+                if found[i] is None:
+                    still.append(i)
+                else:
+                    self.put(keys[i], found[i])
+            missing = still
+        return found, missing
 
     def put(self, key, value) -> None:
         if len(self._new) >= self._size:
@@ -89,7 +96,6 @@ class Decoder:
         self.weights = Weights(info)
         self.features = featuriser
         self._windows = _Kept(_WINDOWS_KEPT)
-        self._pairs = _Kept(_PAIRS_KEPT)
         self._places = _Kept(_PLACES_KEPT)
         self._pieces = _Kept(_PIECES_KEPT)
         self._edges = self.weights.sums([["-1edge"], ["1edge"]])
@@ -97,32 +103,28 @@ class Decoder:
     def _kept(self, kept: _Kept, keys: list, groups) -> list[np.ndarray]:
         """The kept score array of each key; those not kept are summed together from
         groups(key), the feature name groups of one key (one row of the array each)."""
-        found = [kept.get(key) for key in keys]
-        if any(f is None for f in found):
-            missing = list(dict.fromkeys(key for key, f in zip(keys, found) if f is None))
-            named = [groups(key) for key in missing]
+        found, missing = kept.found(keys)
+        if missing:
+            unique = list(dict.fromkeys(keys[i] for i in missing))
+            named = [groups(key) for key in unique]
             sums = self.weights.sums([group for each in named for group in each])
-            at = 0
-            new = {}
-            for key, each in zip(missing, named):
+            at, new = 0, {}
+            for key, each in zip(unique, named):
                 new[key] = sums[at:at + len(each)].copy()       # a view would keep all of sums
                 at += len(each)
                 kept.put(key, new[key])
-            found = [new[key] if f is None else f for key, f in zip(keys, found)]
+            for i in missing:
+                found[i] = new[keys[i]]
         return found
 
-    def _pair_rows(self, pairs: list[tuple[str, str]]) -> list[tuple[int, int, int]]:
-        """Each pair's three feature rows (see features.pair); most pairs' features are not the
-        model's and have the row of zeros. Rows, not score vectors, are kept: pairs are many."""
-        found = [self._pairs.get(p) for p in pairs]
-        if any(f is None for f in found):
-            row, none = self.weights.row, self.weights.none
-            for k, f in enumerate(found):
-                if f is None:
-                    (b, shapes), (after,) = pair(*pairs[k])
-                    found[k] = (row.get(b, none), row.get(shapes, none), row.get(after, none))
-                    self._pairs.put(pairs[k], found[k])
-        return found
+    def _pair_rows(self, texts: list[str]) -> np.ndarray:
+        """Each pair of neighbours' three feature rows (see features.pairs), (tokens - 1) x 3; most
+        pairs' features are not the model's and have the row of zeros. Not kept: most pairs are
+        seen once."""
+        names = list(chain.from_iterable(pairs(texts)))
+        rows = np.fromiter(map(self.weights.row.get, names, repeat(self.weights.none, len(names))),
+                           dtype=np.intp, count=len(names))
+        return rows.reshape(-1, 3)
 
     def scores(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> np.ndarray:
         """Each token's score for each label (tokens x labels)."""
@@ -135,7 +137,7 @@ class Decoder:
         scores = np.array(self._kept(self._places, places, lambda row: [row]))[:, 0]
         if n > 1:
             # for each pair of neighbours, the rows of what it gives the later and the earlier token
-            rows = np.array(self._pair_rows(list(zip(texts, texts[1:]))))
+            rows = self._pair_rows(texts)
             state = self.weights.state
             scores[1:] += state[rows[:, 0]] + state[rows[:, 1]]
             scores[:-1] += state[rows[:, 2]]

@@ -131,7 +131,7 @@ class Featuriser:
 
     def places(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> list[list[str]]:
         """Each token's features that come neither from the texts of its window (see `windowed`),
-        nor from the pair of words it sits in (see `pair`), nor from its piece (see `pieces`): its
+        nor from the pairs of words it sits in (see `pairs`), nor from its piece (see `pieces`): its
         place in the string; the window's edges are not among them."""
         return self._places(text, tokens, identifiers, [t.text.lower() for t in tokens], pieces=False)
 
@@ -151,22 +151,21 @@ class Featuriser:
         return rows
 
     def _pairs(self, tokens: list[Token], lowers: list[str]) -> list[list[str]]:
-        """Each token's features from the pairs of neighbouring words it is in (see `pair`)."""
-        pairs = [[] for _ in lowers]
-        for k in range(1, len(lowers)):
-            later, earlier = pair(tokens[k - 1].text, tokens[k].text)
-            pairs[k] += later
-            pairs[k - 1] += earlier
-        return pairs
+        """Each token's features from the pairs of neighbouring words it is in (see `pairs`)."""
+        found = [[] for _ in lowers]
+        for k, (before, shapes, after) in enumerate(pairs([t.text for t in tokens], lowers), start=1):
+            found[k] += (before, shapes)
+            found[k - 1].append(after)
+        return found
 
 
-def pair(before: str, after: str) -> tuple[tuple[str, str], tuple[str]]:
-    """What two neighbouring tokens' texts give the later one (the word before it, and its shape
-    with the shape before it) and the earlier one (the word after it). They depend on the two texts
-    alone, so the decoder looks each pair's up once."""
-    lower_before, lower_after = before.lower(), after.lower()
-    return (("b=" + lower_before + "|" + lower_after, "sp=" + _cached_shape(before) + "|" + _cached_shape(after)),
-            ("b+=" + lower_before + "|" + lower_after,))
+def pairs(texts: list[str], lowers: list[str] | None = None) -> list[tuple[str, str, str]]:
+    """For each pair of neighbouring tokens, what it gives the later one (the word before it, and
+    its shape with the shape before it) and the earlier one (the word after it)."""
+    lowers = lowers or [t.lower() for t in texts]
+    shapes = [_cached_shape(t) for t in texts]
+    joined = [a + "|" + b for a, b in zip(lowers, lowers[1:])]
+    return [("b=" + ab, "sp=" + a + "|" + b, "b+=" + ab) for ab, a, b in zip(joined, shapes, shapes[1:])]
 
 
 _TRAINING = Featuriser()

@@ -16,6 +16,7 @@ _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?
 _GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|association|society|organi[sz]ation|network"
                     r"|foundation|council|institute|corporation|corp|inc|ltd|llc|gmbh|technologies|laboratory"
                     r"|administration|agency|commission|ministry|department)\b", re.I)
+_CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
               "ter", "el", "al", "bin", "ibn", "st", "st."}
 _SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
@@ -44,7 +45,7 @@ def split_names(text: str) -> list[PersonName]:
         while i < len(parts):
             part = parts[i]
             nxt = parts[i + 1] if i + 1 < len(parts) else None
-            if nxt and _family_only(part) and _given_like(nxt) and \
+            if nxt and (_family_only(part) or _capitals_before_initials(part, nxt)) and _given_like(nxt) and \
                     (_initials_only(nxt) or len(parts) == 2 or _inverted_list(parts)):
                 names.append(_name(f"{part}, {nxt}", family=part, given=nxt))
                 i += 2
@@ -61,6 +62,13 @@ def _family_only(part: str) -> bool:
     if not words or any(_initials_only(w) for w in words):
         return False
     return all(w.lower() in _PARTICLES for w in words[:-1]) and len(words) <= 4
+
+
+def _capitals_before_initials(part: str, nxt: str) -> bool:
+    """A family name set in capitals (small capitals come out of a PDF as capitals: "GOLDSMITH, J.",
+    "LIU, H."), known from the initials with stops after its comma: undotted, a word of capitals
+    would read as initials ("Smith JK")."""
+    return bool(_CAPITALS.fullmatch(part)) and "." in nxt and _initials_only(nxt)
 
 
 def _inverted_list(parts: list[str]) -> bool:

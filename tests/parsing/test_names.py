@@ -9,6 +9,13 @@ def test_inverted_names_pair_a_family_name_with_its_initials():
     assert families("Barron, A. R., Birgé, L. and Massart, P.") == [("Barron", "A. R."), ("Birgé", "L."), ("Massart", "P.")]
 
 
+def test_family_names_set_in_capitals_are_family_names_not_initials():
+    # small capitals come out of a PDF as capitals; the initials' stops tell the family name
+    assert families("GOLDSMITH, J., BOBB, J., CRAINICEANU, C. M. and LIU, H.") == [
+        ("GOLDSMITH", "J."), ("BOBB", "J."), ("CRAINICEANU", "C. M."), ("LIU", "H.")]
+    assert families("Smith JK, Liu H") == [("Smith", "JK"), ("Liu", "H")]
+
+
 def test_names_written_given_first_are_split_at_commas():
     assert families("Tianqi Chen, Bing Xu, and Carlos Guestrin") == [("Chen", "Tianqi"), ("Xu", "Bing"), ("Guestrin", "Carlos")]
 
