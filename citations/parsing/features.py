@@ -10,6 +10,7 @@ token) are added per position.
 import re
 from bisect import bisect_left
 from functools import lru_cache
+from itertools import pairwise
 
 from citations.parsing.cues import CUES
 from citations.parsing.identifiers import Identifier
@@ -164,8 +165,8 @@ def pairs(texts: list[str], lowers: list[str] | None = None) -> list[tuple[str, 
     its shape with the shape before it) and the earlier one (the word after it)."""
     lowers = lowers or [t.lower() for t in texts]
     shapes = [_cached_shape(t) for t in texts]
-    joined = [a + "|" + b for a, b in zip(lowers, lowers[1:])]
-    return [("b=" + ab, "sp=" + a + "|" + b, "b+=" + ab) for ab, a, b in zip(joined, shapes, shapes[1:])]
+    joined = [a + "|" + b for a, b in pairwise(lowers)]
+    return [("b=" + ab, "sp=" + a + "|" + b, "b+=" + ab) for ab, (a, b) in zip(joined, pairwise(shapes))]
 
 
 _TRAINING = Featuriser()
