@@ -2,15 +2,21 @@
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from django.db import transaction
+
 from citations.current.papers import papers_changed
 from citations.models import (
+    CitedWork,
     Paper,
     PaperReference,
     PaperReferenceLink,
     PaperSnapshot,
     PaperVersion,
+    ReceiptEvent,
     ReferenceExtraction,
     ResolutionState,
+    RetractionStatusReceipt,
+    ScholarlyWorkEvent,
 )
 from citations.models.references import ExtractionOrigin
 from citations.models.transparency import LeafKind, note_written
@@ -61,3 +67,23 @@ def make_references(paper: Paper, count: int, *, version: int = 1, observed_at: 
                 for reference in references)
     papers_changed([paper.pk])                      # as every writer of reference lists does
     return references
+
+
+def with_works_and_standing(references: list[PaperReference]) -> None:
+    """Each reference linked to a work of its own, checked by a standing source that found an event: every
+    fact a record shows beside an observation, logged as the writers note them."""
+    at = datetime(2026, 8, 2, tzinfo=UTC)
+    works = CitedWork.objects.bulk_create([
+        CitedWork(doi=f"10.1000/w.{n}", title=f"Work number {n}", year=2024, venue="A Journal",
+                  metadata_source="crossref", snapshot_observed_at=at) for n in range(len(references))])
+    note_written(LeafKind.WORK, [str(w.pk) for w in works])
+    event = ScholarlyWorkEvent.objects.create(source="retraction_watch", source_record_id="1", event_type="retraction",
+                                              subject_doi="10.1000/w.0", observed_at=at)
+    note_written(LeafKind.STANDING_EVENT, [event.pk])
+    receipts = RetractionStatusReceipt.objects.bulk_create([
+        RetractionStatusReceipt(work=w, source="retraction_watch", observed_at=at) for w in works])
+    ReceiptEvent.objects.bulk_create([ReceiptEvent(receipt=r, event=event) for r in receipts])
+    note_written(LeafKind.RECEIPT, [r.pk for r in receipts])
+    with transaction.atomic():
+        write_links(PaperReferenceLink(reference=r, state="verified_exact", resolver_source="crossref", cited_work=w,
+                                       observed_at=at) for r, w in zip(references, works, strict=True))

@@ -14,8 +14,7 @@ from citations.models import LeafKind, Override, note_written
 from citations.transparency.sequencer import publish_checkpoint
 from pith_verify.note import verifier_key
 from tests.conftest import require_service
-from tests.factories import make_paper, make_references
-from tests.transparency.test_verifier import with_works_and_standing
+from tests.factories import make_paper, make_references, with_works_and_standing
 
 GO_PROGRAM = Path(__file__).resolve().parent / "go" / "main.go"
 GOPATH = Path("/usr/share/gocode")      # Debian's golang-golang-x-mod-dev

@@ -13,9 +13,9 @@ from citations.resolution.links import write_links
 from citations.transparency.audit import check_log
 from citations.transparency.sequencer import publish_checkpoint
 from curation.services import apply_override, revision_of
-from tests.factories import make_paper, make_references
+from tests.factories import make_paper, make_references, with_works_and_standing
 from tests.transparency.test_tamper import behind_piths_back
-from tests.transparency.test_verifier import past_minute, run, save_record, with_works_and_standing
+from tests.transparency.test_verifier import past_minute, run, save_record
 
 CURATED_TITLE = "The title as printed, not as read"
 

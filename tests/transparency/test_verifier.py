@@ -22,7 +22,7 @@ from citations.transparency.tiles import TileStore
 from pith_verify.__main__ import main as verify
 from pith_verify.merkle import leaf_hash
 from pith_verify.note import Checkpoint
-from tests.factories import make_paper, make_references
+from tests.factories import make_paper, make_references, with_works_and_standing
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -128,55 +128,21 @@ def rebuilt_log(where: Path, entries: list[bytes]) -> Path:
     return where
 
 
-def with_works_and_standing(references: list) -> None:
-    """Each reference linked to a work of its own, checked by a standing source that found an event: every
-    fact a record shows beside an observation, logged as the writers note them."""
-    from datetime import UTC, datetime
-
-    from citations.models import (
-        CitedWork,
-        LeafKind,
-        ReceiptEvent,
-        RetractionStatusReceipt,
-        ScholarlyWorkEvent,
-        note_written,
-    )
-
-    at = datetime(2026, 8, 2, tzinfo=UTC)
-    works = CitedWork.objects.bulk_create([
-        CitedWork(doi=f"10.1000/w.{n}", title=f"Work number {n}", year=2024, venue="A Journal",
-                  metadata_source="crossref", snapshot_observed_at=at) for n in range(len(references))])
-    note_written(LeafKind.WORK, [str(w.pk) for w in works])
-    event = ScholarlyWorkEvent.objects.create(source="retraction_watch", source_record_id="1", event_type="retraction",
-                                              subject_doi="10.1000/w.0", observed_at=at)
-    note_written(LeafKind.STANDING_EVENT, [event.pk])
-    receipts = RetractionStatusReceipt.objects.bulk_create([
-        RetractionStatusReceipt(work=w, source="retraction_watch", observed_at=at) for w in works])
-    ReceiptEvent.objects.bulk_create([ReceiptEvent(receipt=r, event=event) for r in receipts])
-    note_written(LeafKind.RECEIPT, [r.pk for r in receipts])
-    with transaction.atomic():
-        write_links(PaperReferenceLink(reference=r, state="verified_exact", resolver_source="crossref", cited_work=w,
-                                       observed_at=at) for r, w in zip(references, works, strict=True))
-
-
-def test_verifying_a_record_of_250_references_takes_under_50_ms(client, db, signing_key, tmp_path):
+def test_a_record_of_250_references_verifies_with_a_work_and_a_receipt_for_each_itemized_one(client, db, signing_key,
+                                                                                           tmp_path):
+    """The shape bench/verifier.py times: every itemized observation carries a work statement and a receipt
+    that found an event, and each of their proofs checks."""
     paper = make_paper("2603.00005")
     with_works_and_standing(make_references(paper, 250))
     publish_checkpoint()
     record = save_record(client, "2603.00005", tmp_path, past_minute())
-    assert len(json.loads(record.read_bytes())["outbound"]) > 0
-    timings = []
-    for _ in range(10):
-        # CPU time, the best of ten: what verifying costs, not how busy this shared machine is.
-        started = time.process_time()
-        code, out = run(record, "--keys", tmp_path / "keys.json")
-        timings.append(time.process_time() - started)
-        assert code == 0, out
+    itemized = len(json.loads(record.read_bytes())["outbound"])
+    code, out = run(record, "--keys", tmp_path / "keys.json")
+    assert code == 0, out
+    assert f"ok    inclusion: {itemized} observations" in out, out
     proofs = json.loads((tmp_path / "2603.00005.json.proofs.json").read_bytes())
+    assert len(proofs["observations"]) == itemized > 0
     assert all(o["work"] and o["standing"][0]["events"] for o in proofs["observations"])
-    print(f"verified a record of {len(json.loads(record.read_bytes())['outbound'])} itemized references in "
-          f"{min(timings) * 1000:.1f} ms")       # seen with pytest -s
-    assert min(timings) < 0.050, timings
 
 
 def test_the_verifier_needs_no_django():
