@@ -1,17 +1,23 @@
 """The curation queues: references waiting for one kind of decision, and how each leaves its queue."""
+import functools
 import hashlib
+import operator
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, Subquery, When
 from django.db.models.functions import Cast, Coalesce, Substr
+from django.utils import timezone
 from django.utils.functional import cached_property
 
+from citations.jobs.dispatch import send_untracked
 from citations.models import Override, OverrideField, PaperReference
 from citations.models.generations import lists_generation
 from citations.models.resolution import LINKING_STATES, with_current_resolution
 from citations.records.presentation import STATE_LABELS
+from curation.models import QueueCounts
 
 
 @dataclass(frozen=True)
@@ -34,15 +40,25 @@ class Queue:
 
     def waiting(self) -> Q:
         """Members still waiting for a decision."""
-        # A reference a curator cut anew (split, joined, or carried into the corrected list) is
-        # decided here: its successor in the corrected list waits in its place.
-        waiting = (self.members & ~Q(current__state__in=LINKING_STATES)
-                   & ~Exists(PaperReference.objects.filter(derived_from=OuterRef("pk"))))
+        return still_open() & self.undecided()
+
+    def undecided(self) -> Q:
+        """Members no decision took out of this queue (still_open() aside)."""
         if self.decided_by is None:
-            return waiting & Q(current__curated=False)
+            return self.members & Q(current__curated=False)
+        # NOT IN over the references curators decided, not NOT EXISTS per reference: in a count's
+        # FILTER, PostgreSQL hashes that small set once where it would probe an index for each of
+        # millions of references (bench/queue_counts.py).
         deciding = Override.objects.in_force().filter(
-            reference_id=OuterRef("pk"), field__in=(*self.decided_by, OverrideField.NOT_A_WORK, OverrideField.CHECKED))
-        return waiting & ~Exists(deciding)
+            field__in=(*self.decided_by, OverrideField.NOT_A_WORK, OverrideField.CHECKED)).values("reference_id")
+        return self.members & ~Q(pk__in=deciding)
+
+
+def still_open() -> Q:
+    """What every queue asks first: not linked to a verified work, and not cut anew. A reference a
+    curator cut anew (split, joined, or carried into the corrected list), or a newer parser read again,
+    is decided here: its successor in the newer list waits in its place."""
+    return ~Q(current__state__in=LINKING_STATES) & ~Exists(PaperReference.objects.filter(derived_from=OuterRef("pk")))
 
 
 _ANY_OVERRIDE = "any override in force (“checked, read correctly” too), or a verified link"
@@ -72,6 +88,9 @@ QUEUES = (
 )
 # A count is recomputed on the generation's next bump anyway; this only lets idle entries go.
 CACHE_SECONDS = 3600
+# A count asked for and not stored by then was lost (its worker died, its message was flushed): ask again.
+COUNT_GIVEN_UP_AFTER = timedelta(minutes=10)
+PAPERS_SHOWN = 20
 QUEUES_BY_KEY = {queue.key: queue for queue in QUEUES}
 # The queues the per-paper table of the queues page counts: the parser's and the identifiers' doubts
 # (unresolved alone mostly means the cited work is not in the store).
@@ -100,24 +119,98 @@ def reference_queryset():
     )
 
 
-def queue_counts() -> dict[str, int]:
-    """How many references wait in each queue: one statement for all of them, read again only after
-    a write that changes what the lists show (see cached_while_unchanged)."""
-    return cached_while_unchanged("queue-counts", lambda: reference_queryset().aggregate(
-        **{queue.key: Count("pk", filter=queue.waiting()) for queue in QUEUES}))
+@dataclass(frozen=True)
+class Counted:
+    """The queues' counts as a page shows them: how many references wait in each queue (None before
+    the first count), the papers with the most waiting, when they were counted, and whether nothing
+    has changed since (else a count is under way in a worker)."""
+
+    counts: dict[str, int] | None
+    papers: list[dict]
+    counted_at: datetime | None
+    current: bool
+
+
+def counted() -> Counted:
+    """The queues' counts for a page. Counting reads every reference, so a page never counts: it reads
+    the counts count_queues stored and, when the lists changed since, asks a worker to count again
+    (with eager Celery, the embedded default, that count runs here first). A page of an unchanged
+    store costs one read of the lists' generation and one of the cache."""
+    generation = lists_generation()
+    key = f"curation:queue-counts:{generation}"
+    found = cache.get(key)
+    if found is not None:
+        return found
+    row = QueueCounts.objects.filter(pk=QueueCounts.ONLY).first()
+    if (row is None or row.generation != generation) and _ask_for_a_count(generation):
+        row = QueueCounts.objects.filter(pk=QueueCounts.ONLY).first()
+    never = row is None or row.counted_at is None
+    shown = Counted(counts=None if never else row.counts, papers=[] if never else row.papers,
+                    counted_at=None if never else row.counted_at, current=not never and row.generation == generation)
+    if shown.current:
+        cache.set(key, shown, CACHE_SECONDS)
+    return shown
+
+
+def queue_counts() -> dict[str, int] | None:
+    """How many references wait in each queue, as last counted (None before the first count)."""
+    return counted().counts
+
+
+def count_queues() -> dict[str, int]:
+    """Count every queue (one statement) and the papers with the most references waiting (one more), and
+    store them under the lists' generation read first: a write during the count leaves them older than
+    the lists, so the next page asks again. A count that finishes after a newer one stores nothing."""
+    generation = lists_generation()
+    # still_open() in WHERE, once for every queue: there PostgreSQL can join against the successors
+    # once (an anti join) instead of looking each reference's up again in each queue's FILTER.
+    open_references = reference_queryset().filter(still_open())
+    counts = open_references.aggregate(**{queue.key: Count("pk", filter=queue.undecided()) for queue in QUEUES})
+    undecided_in_any = functools.reduce(operator.or_, (queue.undecided() for queue in PAPER_QUEUES))
+    papers = list(open_references.filter(undecided_in_any)
+                  .values(arxiv=F("extraction__paper_version__paper__arxiv_id"))
+                  .annotate(total=Count("pk"), **{queue.key: Count("pk", filter=queue.undecided())
+                                                  for queue in PAPER_QUEUES})
+                  .order_by("-total", "arxiv")[:PAPERS_SHOWN])
+    QueueCounts.objects.get_or_create(pk=QueueCounts.ONLY)
+    QueueCounts.objects.filter(pk=QueueCounts.ONLY, generation__lt=generation).update(
+        counts=counts, papers=papers, generation=generation, counted_at=timezone.now())
+    return counts
+
+
+def _ask_for_a_count(generation: int) -> bool:
+    """Send one count for this generation, unless one asked for earlier is still under way: a store
+    written without pause is counted back to back, never by a pile of counts. True once sent."""
+    QueueCounts.objects.get_or_create(pk=QueueCounts.ONLY)
+    now = timezone.now()
+    claimed = (QueueCounts.objects.filter(pk=QueueCounts.ONLY, requested__lt=generation)
+               .filter(Q(generation__gte=F("requested")) | Q(requested_at__lt=now - COUNT_GIVEN_UP_AFTER))
+               .update(requested=generation, requested_at=now))
+    if not claimed:
+        return False
+    if send_untracked("curation.count_queues"):
+        return True
+    # The broker refused it: the next page asks again.
+    QueueCounts.objects.filter(pk=QueueCounts.ONLY, requested=generation).update(requested=F("generation"),
+                                                                                 requested_at=None)
+    return False
 
 
 class CachedCountPaginator(Paginator):
-    """The admin's paginator with the list's count cached as the queue counts are: a queue's list
-    counts its members once per change of the lists, not on every page turn. `key` names the rows
-    counted (the list's filters and search)."""
+    """The admin's paginator with the list's count cached as the queue counts are: a list counts its
+    rows once per change of the lists, not on every page turn, and a queue's whole list (`queue`) takes
+    the queue's count. `key` names the rows counted (the list's filters and search)."""
 
-    def __init__(self, *args, key: str, **kwargs):
+    def __init__(self, *args, key: str, queue: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.key = key
+        self.key, self.queue = key, queue
 
     @cached_property
     def count(self) -> int:
+        # A queue's whole list: its count as last counted, as the filter's label shows it.
+        counts = queue_counts() if self.queue else None
+        if counts is not None:
+            return counts[self.queue]
         digest = hashlib.sha256(self.key.encode()).hexdigest()[:32]
         return cached_while_unchanged(f"count:{digest}", self.object_list.count)
 

@@ -100,6 +100,21 @@ def _send(job: Job, task_name: str, args, kwargs, *, task_id, row) -> bool:
     return True
 
 
+def send_untracked(task_name: str, *, args=(), kwargs=None) -> bool:
+    """Send a task with no job row, for work its caller asks for again whenever it is still wanted (a
+    recount of the queues): True once the broker took it (eager: once it ran here), False when the
+    broker refused it."""
+    try:
+        _task(task_name).apply_async(args=args, kwargs=kwargs or {}, retry_policy=settings.DISPATCH_RETRY_POLICY)
+    except Exception as error:  # noqa: BLE001 - the broker's errors vary by transport; all mean "not sent"
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            log.warning("%s failed in process: %s", task_name, error)
+            return True
+        log.warning("broker refused %s (%s: %s)", task_name, type(error).__name__, error)
+        return False
+    return True
+
+
 def _task(name: str):
     from pith.celery import app
 

@@ -14,8 +14,13 @@ from citations.models import Job, JobState
 from citations.models.jobs import job_kind
 
 CHUNK_TASKS = {"citations.resolve_chunk", "citations.dump_chunk", "citations.ingest_file_chunk"}
-# The sweep runs every minute: its runs are not jobs of their own (what it sends is).
+# The sweep runs every minute: its runs are not jobs of their own (what it sends is). A task of
+# another app says so itself with `unrecorded=True` (curation's count of its queues).
 UNRECORDED = CHUNK_TASKS | {"citations.sweep_jobs"}
+
+
+def _unrecorded(task) -> bool:
+    return task.name in UNRECORDED or getattr(task, "unrecorded", False)
 
 
 def _arguments(args, kwargs) -> dict:
@@ -24,7 +29,7 @@ def _arguments(args, kwargs) -> dict:
 
 @task_prerun.connect
 def job_started(task_id=None, task=None, args=None, kwargs=None, **_):
-    if task is None or task.name in UNRECORDED or not task.name.startswith(("citations.", "curation.")):
+    if task is None or _unrecorded(task) or not task.name.startswith(("citations.", "curation.")):
         return
     now = timezone.now()            # one time for both: a job never starts before it was made
     job, created = Job.objects.get_or_create(
@@ -37,7 +42,7 @@ def job_started(task_id=None, task=None, args=None, kwargs=None, **_):
 
 @task_postrun.connect
 def job_finished(task_id=None, task=None, retval=None, state=None, **_):
-    if task is None or task.name in UNRECORDED:
+    if task is None or _unrecorded(task):
         return
     if state == "SUCCESS":
         counts = retval if isinstance(retval, dict) else {"result": str(retval)[:200]}
@@ -52,7 +57,7 @@ def job_retrying(request=None, reason=None, **_):
 
 @task_failure.connect
 def job_failed(task_id=None, exception=None, sender=None, **_):
-    if sender is not None and sender.name in UNRECORDED:
+    if sender is not None and _unrecorded(sender):
         return
     Job.objects.filter(celery_task_id=task_id).update(state=JobState.FAILED, finished_at=timezone.now(),
                                                       error=f"{type(exception).__name__}: {exception}"[:2000])

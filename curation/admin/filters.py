@@ -14,7 +14,9 @@ class QueueFilter(admin.SimpleListFilter):
     parameter_name = "queue"
 
     def lookups(self, request, model_admin):
-        counts = queue_counts()        # cached: one read of the lists' generation on most pages
+        counts = queue_counts()        # as last counted: no count over the references here
+        if counts is None:
+            return [(queue.key, queue.label) for queue in QUEUES]
         return [(queue.key, f"{queue.label} ({counts[queue.key]:,})") for queue in QUEUES]
 
     def queryset(self, request, queryset):

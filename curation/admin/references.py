@@ -1,15 +1,13 @@
 """The reference admin curators work from: the queues (filters, with counts), each reference's page
 with its override, withdraw, split and join forms, and bulk actions audited per item. Every change
 goes through curation/services.py and curation/segmentation.py, which write the audit entries."""
-import functools
-import operator
 from urllib.parse import urlencode
 
 from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, F, Q
+from django.db.models import Q
 from django.http import Http404, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -34,8 +32,9 @@ from curation.queues import (
     QUEUES,
     QUEUES_BY_KEY,
     CachedCountPaginator,
+    Counted,
     Queue,
-    cached_while_unchanged,
+    counted,
     queue_counts,
     reference_queryset,
 )
@@ -106,7 +105,10 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         # The list's count, cached while nothing changes, under what chooses the rows: the filters and
         # the search of the address (not the page or the order, which leave the count as it is).
         chosen = sorted((key, value) for key, value in request.GET.lists() if key not in ("p", "o", "_facets"))
-        return CachedCountPaginator(queryset, per_page, orphans, allow_empty_first_page, key=repr(chosen))
+        queue = dict(chosen).get("queue", [])
+        whole_queue = queue[0] if len(chosen) == len(queue) == 1 and queue[0] in QUEUES_BY_KEY else None
+        return CachedCountPaginator(queryset, per_page, orphans, allow_empty_first_page, key=repr(chosen),
+                                    queue=whole_queue)
 
     def get_object(self, request, object_id, from_field=None):
         # Django's own answer to a malformed or unknown id is a redirect to the admin index;
@@ -150,7 +152,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
     def changelist_view(self, request, extra_context=None):
         # The queue and the paper chosen, in words above the list, beside the filters that chose them.
         extra_context = {**(extra_context or {}), "queue": QUEUES_BY_KEY.get(request.GET.get("queue")),
-                         "paper": request.GET.get("paper")}
+                         "paper": request.GET.get("paper"), "counted": counted()}
         return super().changelist_view(request, extra_context)
 
     # --- the reference page -----------------------------------------------------------------------
@@ -231,7 +233,8 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         }
         if queue:
             waiting = self.get_queryset(request).filter(queue.waiting())
-            context["queue_waiting"] = queue_counts()[queue.key]        # cached, as on the list
+            counts = queue_counts()                                      # as last counted, as on the list
+            context["queue_waiting"] = counts[queue.key] if counts is not None else None
             context["still_waiting"] = waiting.filter(pk=reference.pk).exists()
             # The next one after this in the list's order (paper, version, index), else the first.
             here = (version.paper.arxiv_id, version.version, reference.reference_index)
@@ -348,15 +351,16 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         """The admin home lists the queues first, for those who may read them (README: "start there")."""
         if not self.has_view_or_change_permission(request):
             return {}
-        return {"curation_queues": self.queue_rows(),
+        shown = counted()
+        return {"curation_queues": self.queue_rows(shown), "curation_counted": shown,
                 "curation_queues_url": reverse("admin:citations_paperreference_queues")}
 
-    def queue_rows(self) -> list[dict]:
-        """Every queue with its count and its list's address (one statement)."""
-        counts = queue_counts()
+    @staticmethod
+    def queue_rows(shown: Counted) -> list[dict]:
+        """Every queue with its count as last counted (None before the first count) and its list's address."""
         changelist = reverse("admin:citations_paperreference_changelist")
-        return [{"queue": queue, "count": counts[queue.key], "url": f"{changelist}?queue={queue.key}"}
-                for queue in QUEUES]
+        return [{"queue": queue, "count": shown.counts[queue.key] if shown.counts is not None else None,
+                 "url": f"{changelist}?queue={queue.key}"} for queue in QUEUES]
 
     def queues_view(self, request):
         """Counts of every queue, and the papers with the most references waiting."""
@@ -364,12 +368,8 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         if not self.has_view_or_change_permission(request):
             raise PermissionDenied
         changelist = reverse("admin:citations_paperreference_changelist")
-        waiting_in_any = functools.reduce(operator.or_, (queue.waiting() for queue in PAPER_QUEUES))
-        papers = cached_while_unchanged("papers", lambda: list(
-            reference_queryset().filter(waiting_in_any)
-            .values(arxiv=F("extraction__paper_version__paper__arxiv_id"))
-            .annotate(total=Count("pk"), **{queue.key: Count("pk", filter=queue.waiting()) for queue in PAPER_QUEUES})
-            .order_by("-total", "arxiv")[:20]))
+        shown = counted()
+        papers = [dict(row) for row in shown.papers]
         titles = {}
         for arxiv_id, title in (PaperSnapshot.objects.filter(paper__arxiv_id__in=[row["arxiv"] for row in papers])
                                 .order_by("paper_id", "observed_at", "revision")
@@ -380,9 +380,9 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
             row["url"] = f"{changelist}?paper={row['arxiv']}"
             row["cells"] = [(row[queue.key], f"{changelist}?queue={queue.key}&paper={row['arxiv']}")
                             for queue in PAPER_QUEUES]
-        rows = self.queue_rows()
+        rows = self.queue_rows(shown)
         return TemplateResponse(request, "admin/citations/paperreference/queues.html", {
-            **self.admin_site.each_context(request), "title": "Curation queues",
+            **self.admin_site.each_context(request), "title": "Curation queues", "counted": shown,
             "states": [row for row in rows if row["queue"].kind == "state"],
             "patterns": [row for row in rows if row["queue"].kind == "pattern"],
             "paper_queues": PAPER_QUEUES, "papers": papers, "changelist": changelist, "opts": self.model._meta,
