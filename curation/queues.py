@@ -90,6 +90,7 @@ QUEUES = (
 CACHE_SECONDS = 3600
 # A count asked for and not stored by then was lost (its worker died, its message was flushed): ask again.
 COUNT_GIVEN_UP_AFTER = timedelta(minutes=10)
+ASK_AGAIN_AFTER_REFUSAL = timedelta(minutes=1)
 PAPERS_SHOWN = 20
 QUEUES_BY_KEY = {queue.key: queue for queue in QUEUES}
 # The queues the per-paper table of the queues page counts: the parser's and the identifiers' doubts
@@ -183,16 +184,18 @@ def _ask_for_a_count(generation: int) -> bool:
     written without pause is counted back to back, never by a pile of counts. True once sent."""
     QueueCounts.objects.get_or_create(pk=QueueCounts.ONLY)
     now = timezone.now()
-    claimed = (QueueCounts.objects.filter(pk=QueueCounts.ONLY, requested__lt=generation)
-               .filter(Q(generation__gte=F("requested")) | Q(requested_at__lt=now - COUNT_GIVEN_UP_AFTER))
+    none_under_way = Q(requested__lt=generation, generation__gte=F("requested"))
+    claimed = (QueueCounts.objects.filter(pk=QueueCounts.ONLY)
+               .filter(none_under_way | Q(requested_at__lt=now - COUNT_GIVEN_UP_AFTER))
                .update(requested=generation, requested_at=now))
     if not claimed:
         return False
     if send_untracked("curation.count_queues"):
         return True
-    # The broker refused it: the next page asks again.
-    QueueCounts.objects.filter(pk=QueueCounts.ONLY, requested=generation).update(requested=F("generation"),
-                                                                                 requested_at=None)
+    # The broker refused it: a page asks again a minute from now, not every page meanwhile (each
+    # refusal costs the page the broker's connect timeout).
+    QueueCounts.objects.filter(pk=QueueCounts.ONLY, requested=generation).update(
+        requested_at=now - COUNT_GIVEN_UP_AFTER + ASK_AGAIN_AFTER_REFUSAL)
     return False
 
 
