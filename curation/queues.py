@@ -201,19 +201,17 @@ def _ask_for_a_count(generation: int) -> bool:
 
 class CachedCountPaginator(Paginator):
     """The admin's paginator with the list's count cached as the queue counts are: a list counts its
-    rows once per change of the lists, not on every page turn, and a queue's whole list (`queue`) takes
-    the queue's count. `key` names the rows counted (the list's filters and search)."""
+    rows once per change of the lists, not on every page turn, unless its count is `known` (a queue's
+    whole list: the queue's count). `key` names the rows counted (the list's filters and search)."""
 
-    def __init__(self, *args, key: str, queue: str | None = None, **kwargs):
+    def __init__(self, *args, key: str, known: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.key, self.queue = key, queue
+        self.key, self.known = key, known
 
     @cached_property
     def count(self) -> int:
-        # A queue's whole list: its count as last counted, as the filter's label shows it.
-        counts = queue_counts() if self.queue else None
-        if counts is not None:
-            return counts[self.queue]
+        if self.known is not None:
+            return self.known
         digest = hashlib.sha256(self.key.encode()).hexdigest()[:32]
         return cached_while_unchanged(f"count:{digest}", self.object_list.count)
 

@@ -4,7 +4,14 @@ from django.db.models import Count, Q
 
 from citations.models.references import REFERENCE_SOURCES
 from citations.records.presentation import STATE_LABELS
-from curation.queues import QUEUES, QUEUES_BY_KEY, queue_counts
+from curation.queues import QUEUES, QUEUES_BY_KEY, Counted, counted
+
+
+def counted_for(request) -> Counted:
+    """The queues' counts, read once a request: the filter, the list's count and its heading agree."""
+    if not hasattr(request, "queue_counts"):
+        request.queue_counts = counted()
+    return request.queue_counts
 
 
 class QueueFilter(admin.SimpleListFilter):
@@ -14,14 +21,20 @@ class QueueFilter(admin.SimpleListFilter):
     parameter_name = "queue"
 
     def lookups(self, request, model_admin):
-        counts = queue_counts()        # as last counted: no count over the references here
+        counts = counted_for(request).counts        # as last counted: no count over the references here
         if counts is None:
             return [(queue.key, queue.label) for queue in QUEUES]
         return [(queue.key, f"{queue.label} ({counts[queue.key]:,})") for queue in QUEUES]
 
     def queryset(self, request, queryset):
         queue = QUEUES_BY_KEY.get(self.value())
-        return queryset.filter(queue.waiting()) if queue else queryset
+        if queue is None:
+            return queryset
+        shown = counted_for(request)
+        if shown.current and shown.counts[queue.key] == 0:
+            # Counted empty since the last change: no walk over every reference to find nothing.
+            return queryset.none()
+        return queryset.filter(queue.waiting())
 
     def get_facet_counts(self, pk_attname, filtered_qs):
         # One conditional count per queue, instead of Django's "pk IN (the queue)" per choice.

@@ -24,7 +24,7 @@ from citations.parsing.text import title_blocking_keys
 from citations.records.presentation import STATE_LABELS
 from citations.resolution.matching import best_similarity
 from citations.resolution.store import DatabaseStore
-from curation.admin.filters import CuratedFilter, PaperFilter, QueueFilter, SourceFilter, StateFilter
+from curation.admin.filters import CuratedFilter, PaperFilter, QueueFilter, SourceFilter, StateFilter, counted_for
 from curation.forms import BulkReasonForm, OverrideForm, ReasonForm, SplitForm
 from curation.queues import (
     PAPER_QUEUES,
@@ -35,7 +35,6 @@ from curation.queues import (
     Counted,
     Queue,
     counted,
-    queue_counts,
     reference_queryset,
 )
 from curation.segmentation import correction_of, join_with_next, split_reference, successors
@@ -105,10 +104,12 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         # The list's count, cached while nothing changes, under what chooses the rows: the filters and
         # the search of the address (not the page or the order, which leave the count as it is).
         chosen = sorted((key, value) for key, value in request.GET.lists() if key not in ("p", "o", "_facets"))
-        queue = dict(chosen).get("queue", [])
-        whole_queue = queue[0] if len(chosen) == len(queue) == 1 and queue[0] in QUEUES_BY_KEY else None
+        # A queue's whole list: its count as last counted, as the filter's label shows it.
+        queue, counts = dict(chosen).get("queue", []), counted_for(request).counts
+        known = (counts[queue[0]] if len(chosen) == len(queue) == 1 and queue[0] in QUEUES_BY_KEY
+                 and counts is not None else None)
         return CachedCountPaginator(queryset, per_page, orphans, allow_empty_first_page, key=repr(chosen),
-                                    queue=whole_queue)
+                                    known=known)
 
     def get_object(self, request, object_id, from_field=None):
         # Django's own answer to a malformed or unknown id is a redirect to the admin index;
@@ -152,7 +153,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
     def changelist_view(self, request, extra_context=None):
         # The queue and the paper chosen, in words above the list, beside the filters that chose them.
         extra_context = {**(extra_context or {}), "queue": QUEUES_BY_KEY.get(request.GET.get("queue")),
-                         "paper": request.GET.get("paper"), "counted": counted()}
+                         "paper": request.GET.get("paper"), "counted": counted_for(request)}
         return super().changelist_view(request, extra_context)
 
     # --- the reference page -----------------------------------------------------------------------
@@ -233,7 +234,7 @@ class PaperReferenceAdmin(ReadOnlyAdmin):
         }
         if queue:
             waiting = self.get_queryset(request).filter(queue.waiting())
-            counts = queue_counts()                                      # as last counted, as on the list
+            counts = counted_for(request).counts                         # as last counted, as on the list
             context["queue_waiting"] = counts[queue.key] if counts is not None else None
             context["still_waiting"] = waiting.filter(pk=reference.pk).exists()
             # The next one after this in the list's order (paper, version, index), else the first.

@@ -47,3 +47,14 @@ def test_queue_counts_are_counted_once_per_change(client, curator, seeds):
     assert _counts(_statements(client, "/admin/"))           # counted again after the write
     html = client.get(f"{CHANGELIST}?queue=access_date").content.decode()
     assert "Title is an access date (7)" in html and "7 results" in html
+
+
+def test_a_queue_counted_empty_since_the_last_change_reads_no_reference(client, curator, seeds):
+    """An empty queue's list would walk every reference to find nothing (a regular expression or a
+    range no index serves): once counted empty at the lists' generation, it is not read at all."""
+    client.force_login(curator)
+    client.get("/admin/")                                  # counted
+    statements = _statements(client, f"{CHANGELIST}?queue=old_year")
+    assert not [sql for sql in statements if '"paper_references"' in sql]
+    html = client.get(f"{CHANGELIST}?queue=old_year").content.decode()
+    assert "0 results" in html or "0 paper references" in html
