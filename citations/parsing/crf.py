@@ -4,12 +4,13 @@ import re
 
 from citations.parsing.fields import build
 from citations.parsing.identifier_repair import read_identifiers
+from citations.parsing.long_author_lists import read_long_author_lists
 from citations.parsing.parser import ParsedReference
 from citations.parsing.tagger import Tagger, shipped
 from citations.parsing.text import clean_reference_text
 from citations.parsing.tokens import tokenise
 
-PARSER_NAME = "pith-crf/9"
+PARSER_NAME = "pith-crf/10"
 # TeX left in references typeset from LaTeX: ties and braces are spaces, `` '' are quotes.
 _TEX = re.compile(r"~|\\[a-zA-Z]+\b\s*|[{}]")
 
@@ -32,6 +33,6 @@ def parse_references(raws, tagger: Tagger | None = None) -> list[ParsedReference
     raws = list(raws)
     texts = [_text(raw) for raw in raws]
     strings = [(text, tokenise(text), read_identifiers(text)) for text in texts]
-    labels = tagger.labels(strings)
+    labels = read_long_author_lists(strings, tagger.labels(strings), tagger.labels)
     return [build(raw, text, tokens, found, identifiers, PARSER_NAME)
             for raw, (text, tokens, identifiers), found in zip(raws, strings, labels)]

@@ -216,9 +216,10 @@ def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:
     a part's numeral ("Fourier integral operators. II. Acta Math."), a span of years closing a
     history's title when the reference's date is printed elsewhere ("Banking reform and the Federal
     Reserve, 1863-1923. Cornell"), a capitalised "In" before a title the tagger started at "the" ("In
-    the Wake of Chaos") and the rest of a number cut at its dot ("Introducing GPT-5.4"). And a year
-    closing the title after a comma, where no date is labelled, is the date ("Sticky PDMP samplers for
-    sparse and local inference problems, 2021. arXiv:...")."""
+    the Wake of Chaos"), the rest of a number cut at its dot ("Introducing GPT-5.4") and a designation's
+    number cut at its hyphen ("... through GWTC-3. 2021"). And a year closing the title after a comma,
+    where no date is labelled, is the date ("Sticky PDMP samplers for sparse and local inference
+    problems, 2021. arXiv:...")."""
     found = first_run(labels, "title")
     if found is None:
         return labels
@@ -229,6 +230,11 @@ def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:
     while (j + 1 < n and text[j] == "." and text[j - 1].isdigit() and text[j + 1].isdigit()
            and tokens[j - 1].end == tokens[j].start and tokens[j].end == tokens[j + 1].start):
         labels[j:j + 2] = ["title", "title"]       # a version's number is not cut at its dot ("GPT-5.4")
+        j += 2
+    if (j + 1 < n and text[j] == "-" and text[j + 1].isdigit() and text[j - 1].isalpha()
+            and tokens[j - 1].end == tokens[j].start and tokens[j].end == tokens[j + 1].start
+            and (j + 2 == n or text[j + 2] in (".", ",", ";", ":"))):
+        labels[j:j + 2] = ["title", "title"]       # a designation keeps its number ("GWTC-3", "HIV-1")
         j += 2
     if (j + 2 <= n and text[j] == "." and _PART_NUMERAL.fullmatch(text[j + 1])
             and (j + 2 == n or text[j + 2] in (".", ",", ";"))):
