@@ -1,6 +1,7 @@
 """Rebuild the real-PDF set outside the repository from the manifest and fetched mirrors.
 
     python bench/real_pdfs/rebuild.py [--mirrors /work/.mirror] [--out /work/realpdf] [--find-bibs]
+                                      [--manifest bench/real_pdfs/manifest-2.json --out /work/realpdf-2]
 
 Each repository in manifest.json must first be fetched (the session's fetch tool puts a bare git
 directory under /work/.mirror/<owner>+<name>/). For every paper this writes OUT/<slug>/paper.pdf
@@ -122,10 +123,12 @@ def main():
     parser.add_argument("--out", type=Path, default=Path("/work/realpdf"))
     parser.add_argument("--find-bibs", action="store_true",
                         help="look the .bib files up in the mirrors and write them into manifest.json")
+    parser.add_argument("--manifest", type=Path, default=HERE / "manifest.json",
+                        help="the set to write (manifest-2.json: the second set)")
     args = parser.parse_args()
     if args.find_bibs:
         update_manifest(args.mirrors)
-    papers = json.loads((HERE / "manifest.json").read_text())["papers"]
+    papers = json.loads(args.manifest.read_text())["papers"]
     missing = 0
     for paper in papers:
         gd = git_dir(args.mirrors, paper["repo"])
