@@ -286,3 +286,29 @@ def test_line_numbers_every_fifth_line_are_dropped():
     placed += [(62 - _width(str(n), 8), 740 - 14 * (n - 1), str(n)) for n in range(5, len(lines) + 1, 5)]
     result = extract_references(hand_pdf(placed, size=8))
     assert [r.raw_text for r in result.references] == LIST
+
+
+def test_line_numbers_in_the_gutter_of_a_two_column_list_are_dropped():
+    # A one-column preprint (aastex's preprint with line numbers) sets its reference list in two
+    # columns and numbers each column's lines on its left: the right column's numbers stand in
+    # the gutter, in the middle of a row across the page, and were read as the entries' text.
+    entries = [(f"Author{i}, A., & Writer, B. {2000 + i}, ApJ, {100 + i},", f"{i}01, doi: 10.1000/x.{i}")
+               for i in range(1, 9)]
+    lines = [part for entry in entries for part in entry]
+    placed = [(72, 740 - 12 * k, text) for k, text in enumerate(BODY_LINES[:6])]
+    placed.append((260, 740 - 12 * 6, "References"))
+    top = 740 - 12 * 8
+    for column, (number_edge, text_x) in enumerate(((62, 72), (310, 320))):
+        for k, text in enumerate(lines[8 * column:8 * column + 8]):
+            y = top - 12 * k
+            placed.append((text_x + (0 if k % 2 == 0 else 10), y, text))
+    number = 1
+    for row in range(7):
+        placed.append((62 - _width(str(number), 5), 740 - 12 * row, str(number), 5))
+        number += 1
+    for column, edge in enumerate((62, 310)):
+        for k in range(8):
+            placed.append((edge - _width(str(number), 5), top - 12 * k, str(number), 5))
+            number += 1
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in entries]

@@ -26,6 +26,10 @@ class MarginWords:
     row to row; the numbers of a list's labels ("1 Smith") count up by entry, not by row, and a
     page of them rarely has every row begin with one. They are looked for among the rows left when
     the running headers and footers are gone (whole rows: the other rows stay as they were).
+    Where the page is set in two columns but its numbers stay on the left of each (a two-column
+    reference list of a one-column preprint), the right column's numbers stand in the gutter, in
+    the middle of a row across the page: a bare number set apart from the word after it by more
+    than a space is looked at too, and a page may have more than one column of them.
     """
 
     def __init__(self):
@@ -35,8 +39,9 @@ class MarginWords:
         self._text_bottom: dict[int, float] = {}
         self._pages = 0
         # page -> (its number of rows, [(a row's first word's position, a bare number at its
-        # start or None, one at its end or None)] for the rows that have either)
-        self._numbered: dict[int, tuple[int, list[tuple[int, _Number | None, _Number | None]]]] = {}
+        # start or None, one at its end or None, the bare numbers inside it that stand apart from
+        # the word after them)] for the rows that have any)
+        self._numbered: dict[int, tuple[int, list[tuple[int, _Number | None, _Number | None, list[_Number]]]]] = {}
 
     def add(self, page: Page) -> None:
         number, page_size, words = page
@@ -67,8 +72,9 @@ class MarginWords:
             first, last = min(row, key=lambda w: w.x0), max(row, key=lambda w: w.x1)
             first_number = _Number.of(first, position) if _NUMBER.match(first.text) else None
             last_number = _Number.of(last, position) if _NUMBER.match(last.text) else None
-            if first_number or last_number:
-                numbered.append((position[id(row[0])], first_number, last_number))
+            inner = [_Number.of(w, position) for w in _numbers_apart(row) if w is not first]
+            if first_number or last_number or inner:
+                numbered.append((position[id(row[0])], first_number, last_number, inner))
         self._numbered[number] = (len(rows), numbered)
 
     def drops(self) -> dict[int, set[int]]:
@@ -101,8 +107,10 @@ class MarginWords:
             rows = row_count - len(gone)
             for side, edge in enumerate(edges_of):
                 numbers = [n[1 + side] for n in numbered if n[0] not in gone and n[1 + side]]
+                if side == 0:
+                    numbers += [i for n in numbered if n[0] not in gone for i in n[3]]
                 candidates[page, side] = [(n.position, edge(n)) for n in numbers]
-                column = _counting_column([(None, n) for n in numbers], edge, rows)
+                column = _counting_columns(numbers, edge, rows)
                 drop.setdefault(page, set()).update(n.position for n in column)
                 edges[side].update(round(edge(n)) for n in column)
         # A page with only a few numbered lines (every fifth line numbered, a short last page) has
@@ -155,19 +163,40 @@ class _Number(NamedTuple):
         return cls(position[id(word)], word.bottom, word.text, word.x0, word.x1)
 
 
-def _counting_column(numbered: list, edge, rows: int) -> list:
-    """The numbers, one edge aligned, that count up row after row on a page, or none."""
+def _numbers_apart(row: list[TextWord]) -> list[TextWord]:
+    """The bare numbers of a row set apart from the word before or after them by more than a
+    space: a line number before the text it numbers (lineno leaves about an em) or in a gutter,
+    not a number inside a sentence."""
+    words = sorted(row, key=lambda w: w.x0)
+    return [word for before, word, after in zip([None] + words, words, words[1:] + [None])
+            if _NUMBER.match(word.text) and (_apart(before, word) or _apart(word, after))]
+
+
+def _apart(left: TextWord | None, right: TextWord | None) -> bool:
+    return left is not None and right is not None and right.x0 - left.x1 > 0.6 * max(left.size, right.size)
+
+
+def _counting_columns(numbers: list, edge, rows: int) -> list:
+    """The numbers, in columns of one edge aligned, that count up row after row on a page."""
     by_edge: dict[int, list] = {}
-    for _, word in numbered:
+    for word in numbers:
         by_edge.setdefault(round(edge(word) / 3), []).append(word)
-    best = max(by_edge.values(), key=len, default=[])
-    # Both neighbouring 3-point bins: an edge at 88.9 and 89.1 falls either side.
-    key = next((k for k, v in by_edge.items() if v is best), None)
-    if key is not None:
-        best = [w for k in (key - 1, key, key + 1) for w in by_edge.get(k, [])]
-    if len(best) < 4:
+    found, seen = [], set()
+    for key in sorted(by_edge, key=lambda k: -len(by_edge[k])):
+        if key in seen:
+            continue
+        # Both neighbouring 3-point bins: an edge at 88.9 and 89.1 falls either side.
+        near = [k for k in (key - 1, key, key + 1) if k in by_edge and k not in seen]
+        seen.update(near)
+        found += _counting_column([w for k in near for w in by_edge[k]], rows)
+    return found
+
+
+def _counting_column(column: list, rows: int) -> list:
+    """The numbers of one column if they count up row after row, or none."""
+    if len(column) < 4:
         return []
-    best.sort(key=lambda w: -w.bottom)
+    best = sorted(column, key=lambda w: -w.bottom)
     values = [int(w.text) for w in best]
     steps = [b - a for a, b in zip(values, values[1:])]
     # Every line numbered, or every fifth (lineno's modulo); display math and figures have no
