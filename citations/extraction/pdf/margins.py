@@ -28,8 +28,8 @@ class MarginWords:
     the running headers and footers are gone (whole rows: the other rows stay as they were).
     Where the page is set in two columns but its numbers stay on the left of each (a two-column
     reference list of a one-column preprint), the right column's numbers stand in the gutter, in
-    the middle of a row across the page: a bare number set apart from the word after it by more
-    than a space is looked at too, and a page may have more than one column of them.
+    the middle of a row across the page: a bare number set apart from the word before or after it
+    by more than a space is looked at too, and a page may have more than one column of them.
     """
 
     def __init__(self):
@@ -39,8 +39,8 @@ class MarginWords:
         self._text_bottom: dict[int, float] = {}
         self._pages = 0
         # page -> (its number of rows, [(a row's first word's position, a bare number at its
-        # start or None, one at its end or None, the bare numbers inside it that stand apart from
-        # the word after them)] for the rows that have any)
+        # start or None, one at its end or None, the other bare numbers in it that stand apart from
+        # their neighbours)] for the rows that have any)
         self._numbered: dict[int, tuple[int, list[tuple[int, _Number | None, _Number | None, list[_Number]]]]] = {}
 
     def add(self, page: Page) -> None:
