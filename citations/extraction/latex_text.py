@@ -64,6 +64,27 @@ _JOURNALS = {
     "procspie": "Proc. SPIE", "psj": "PSJ",
 }
 _WORDS |= _JOURNALS | {"AND": " and "}      # imsart's \AND between the last two authors
+# apacite's (APA style; AGU's agujournal2019 loads it): the package, not the .bbl, says what the
+# words between authors and fields print. \BBOQ and \BBCQ, the quotes around an article title,
+# print nothing in APA.
+_APACITE_WORDS = {
+    "BBOP": "(", "BBCP": ")", "BBOQ": "", "BBCQ": "", "BBAA": "&", "BBA": "&", "BAnd": "&",
+    "BBAB": "and", "BPBI": ". ", "BHBI": ".-", "BCBT": ",", "BCBL": ",", "BDBL": ", … ",
+    "BIP": "in press", "BIn": "In", "Bby": "by", "BED": "Ed.", "BEDS": "Eds.", "BTRANS": "Trans.",
+    "BTRANSS": "Trans.", "BTRANSL": "trans.", "BCHAIR": "Chair", "BCHAIRS": "Chairs", "BVOL": "Vol.",
+    "BVOLS": "Vols.", "BNUM": "No.", "BNUMS": "Nos.", "BEd": "ed.", "BCHAP": "chap.", "BCHAPS": "chap.",
+    "BPG": "p.", "BPGS": "pp.", "BTR": "Tech. Rep.", "BPhD": "Doctoral dissertation",
+    "BUPhD": "Unpublished doctoral dissertation", "BMTh": "Master's thesis",
+    "BUMTh": "Unpublished master's thesis", "BAuthor": "Author", "BOWP": "Original work published",
+    "BREPR": "Reprinted from", "BAvailFrom": "Available from ", "BRetrievedFrom": "Retrieved from ",
+    "BMsgPostedTo": "Message posted to ", "bibnodate": "n.d.", "bibmessage": "Msg",
+    "bibcomputerprogram": "Computer program", "bibcomputerprogrammanual": "Computer program manual",
+    "bibcomputerprogramandmanual": "Computer program and manual",
+    "bibcomputersoftware": "Computer software", "bibcomputersoftwaremanual": "Computer software manual",
+    "bibcomputersoftwareandmanual": "Computer software and manual",
+    "bibprogramminglanguage": "Programming language",
+}
+_WORDS |= _APACITE_WORDS
 _SYMBOLS = {"\\": " ", " ": " ", "\n": " ", "\t": " ", ",": " ", ";": " ", ":": " ", ">": " ",
             "!": "", "/": "", "-": "", "(": "", ")": "", "[": "", "]": ""}
 _DIMEN = r"[-+]?\s*(?:\d+\.?\d*|\.\d+)\s*(?:true)?(?:em|ex|pt|pc|in|cm|mm|bp|dd|cc|sp|mu|fill|fil)?"
@@ -139,6 +160,105 @@ def _mnras_eprint(call: Call) -> str | None:
     return None if archive is None else f"{verbatim(archive)}:{verbatim(identifier or '')}"
 
 
+def _texts(call: Call) -> list[str]:
+    """The call's arguments as text; one not given is empty."""
+    return [latex_to_text(argument or "") for argument in call.arguments]
+
+
+def _joined(*parts: str, separator: str = ", ") -> str:
+    """The parts that are not empty, joined: apacite leaves out an empty field and its comma."""
+    return separator.join(part for part in parts if part)
+
+
+def _in_parentheses(text: str) -> str:
+    return f"({text})" if text else ""
+
+
+def _apa_journal(call: Call) -> str:
+    """\\APACjournalVolNumPages{journal}{volume}{number}{pages}: "journal, volume(number), pages"."""
+    journal, volume, number, pages = _texts(call)
+    return _joined(journal, volume + _in_parentheses(number), pages)
+
+
+def _apa_date(call: Call) -> str:
+    """\\APACrefYearMonthDay{year}{month}{day}: "(year, month day)"."""
+    year, month, day = _texts(call)
+    return _in_parentheses(_joined(year, _joined(month, day, separator=" ")))
+
+
+def _apa_address_publisher(call: Call) -> str:
+    """\\APACaddressPublisher{address}{publisher}: "address: publisher"."""
+    return _joined(*_texts(call), separator=": ")
+
+
+def _apa_address_school(call: Call) -> str:
+    """\\APACaddressSchool{address}{school}: "school, address"."""
+    address, school = _texts(call)
+    return _joined(school, address)
+
+
+def _apa_type_address_school(call: Call) -> str:
+    """\\APACtypeAddressSchool{type}{address}{school}: "(type, school, address)"."""
+    kind, address, school = _texts(call)
+    return _in_parentheses(_joined(kind, school, address))
+
+
+def _apa_volume_edition_report(call: Call) -> str:
+    """\\APACbVolEdTR{2nd ed., Vol. 1}{Tech. Rep. No. 3} and \\APACbVolEdTRpgs{..}{..}{pp. 1-9}:
+    "(2nd ed., Vol. 1; Tech. Rep. No. 3, pp. 1-9)"."""
+    edition, *rest = _texts(call)
+    return _in_parentheses(_joined(edition, _joined(*rest), separator="; "))
+
+
+def _apa_original_year(call: Call) -> str:
+    """\\APACorigyearnote{1890}{note}: "(Original work published 1890; note)"."""
+    year, note = _texts(call)
+    return _in_parentheses(_joined(year and f"Original work published {year}", note, separator="; "))
+
+
+def _apa_original_editors(call: Call, role: str) -> str:
+    """\\APACorigED{E. D. Itor}: "by E. D. Itor, Ed." (the editors of a reprint's original)."""
+    (editors,) = _texts(call)
+    return editors and f"by {editors}, {role}"
+
+
+def _apa_count(call: Call) -> str:
+    """\\BCnt{2}: the letter that tells apart two works of one author and year, "b"."""
+    (count,) = _texts(call)
+    return chr(ord("a") + int(count) - 1) if count.isdigit() and 0 < int(count) <= 26 else count
+
+
+def _apa_month(call: Call) -> str:
+    (month,) = _texts(call)
+    return _APA_MONTHS[int(month) - 1] if month.isdigit() and 0 < int(month) <= len(_APA_MONTHS) else month
+
+
+_APA_MONTHS = ("January February March April May June July August September October November "
+               "December Winter Spring Summer Fall").split()
+
+
+def _ordinal(call: Call) -> str:
+    """\\PrintOrdinal{2}: "2nd"."""
+    (number,) = _texts(call)
+    if not number.isdigit():
+        return number
+    last = int(number) % 10 if int(number) % 100 not in (11, 12, 13) else 0
+    return number + {1: "st", 2: "nd", 3: "rd"}.get(last, "th")
+
+
+def _begin(call: Call) -> str | None:
+    """\\begin{environment}: what the environment prints before its content (apacite's link
+    environments), else nothing; \\begin{barticle}[author]: imsart's environments are markup."""
+    environment, option = call.arguments
+    if environment and environment.strip() == "APACrefURL" and option and option.strip():
+        return f"Retrieved {latex_to_text(option)}, from "
+    return _ENVIRONMENT_OPENINGS.get((environment or "").strip())
+
+
+_ENVIRONMENT_OPENINGS = {"APACrefURL": "Retrieved from ", "APACrefDOI": "doi:",
+                         "APACrefURLmsg": "Message posted to "}
+
+
 # Every command that prints something, or whose arguments are not printed text. Any other command
 # is dropped and what follows it kept: \emph{x} and {\em x} print x.
 _COMMANDS: dict[str, Command] = {name: Command(prints=text) for name, text in _WORDS.items()} | {
@@ -150,7 +270,7 @@ _COMMANDS: dict[str, Command] = {name: Command(prints=text) for name, text in _W
                      "SortNoop", "sortnoop", "color", "bibstring", "cite", "citep", "citet", "end"],
                     Command("m")),
     "bibAnnote": Command("mm"),
-    "begin": Command("mo"),  # \begin{barticle}[author]: imsart's environments are markup
+    "begin": Command("mo", _begin),
     "penalty": Command("n"),
     **dict.fromkeys(["hskip", "vskip", "kern", "mkern"], Command("k")),
     # Links print as written.
@@ -161,6 +281,32 @@ _COMMANDS: dict[str, Command] = {name: Command(prints=text) for name, text in _W
     "bfnm": Command("m", _given_name),
     "mn@doi": Command("om", _mnras_doi),
     "mn@eprint": Command("mm", _mnras_eprint),
+    # apacite. A title comes twice, as written and as printed (sentence case): the second prints.
+    # The meta-analysis star is printed only for works the document marks, which the .bbl does not
+    # say; a sort key and the back-references' hook print nothing.
+    **dict.fromkeys(["APACrefatitle", "APACrefbtitle"], Command("mm", AS_TEXT)),
+    **dict.fromkeys(["APACrefaetitle", "APACrefbetitle"],
+                    Command("mm", lambda call: f"[{latex_to_text(call.arguments[1] or '')}]")),
+    **dict.fromkeys(["APACinsertmetastar", "APACSortNoop", "bibphant", "PrintBackRefs", "AX",
+                     "corporateAX"], Command("m")),
+    "APACjournalVolNumPages": Command("mmmm", _apa_journal),
+    "APACrefYearMonthDay": Command("mmm", _apa_date),
+    "APACrefYear": Command("m", lambda call: _in_parentheses(_texts(call)[0])),
+    **dict.fromkeys(["APACaddressPublisher", "APACaddressInstitution"], Command("mm", _apa_address_publisher)),
+    "APACaddressSchool": Command("mm", _apa_address_school),
+    "APACtypeAddressSchool": Command("mmm", _apa_type_address_school),
+    "APACbVolEdTR": Command("mm", _apa_volume_edition_report),
+    "APACbVolEdTRpgs": Command("mmm", _apa_volume_edition_report),
+    "APACrefnote": Command("m", lambda call: _in_parentheses(_texts(call)[0])),
+    "APACorigyearnote": Command("mm", _apa_original_year),
+    "APACorigED": Command("m", lambda call: _apa_original_editors(call, "Ed.")),
+    "APACorigEDS": Command("m", lambda call: _apa_original_editors(call, "Eds.")),
+    **dict.fromkeys(["BOthers", "BOthersPeriod"], Command("m", "et al.")),
+    "BRetrieved": Command("m", lambda call: f"Retrieved {_texts(call)[0]}, from "),
+    "BCnt": Command("m", _apa_count),
+    **dict.fromkeys(["BCntIP", "BCntND"], Command("m", lambda call: "-" + _apa_count(call))),
+    "APACmonth": Command("m", _apa_month),
+    "PrintOrdinal": Command("m", _ordinal),
 }
 
 

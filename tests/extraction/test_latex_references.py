@@ -218,6 +218,77 @@ def test_imsart_bbl_prints_initials_and_no_environment_names():
         "PLS Regression. Chemometrics and Intelligent Laboratory Systems 104 289–305.")
 
 
+# apacite.bst's entries (AGU's agujournal2019 loads apacite): every field goes through a macro of
+# the package, and the label and a title come twice, once as data and once printed.
+APACITE_BBL = r"""\begin{thebibliography}{}
+
+\bibitem [\protect \citeauthoryear {%
+Smith%
+, Jones%
+\BCBL {}\ \BBA {} Lee%
+}{%
+Smith%
+\ \protect \BOthers {.}}{%
+{\protect \APACyear {2019}}%
+}]{%
+Smith2019}
+\APACinsertmetastar {%
+Smith2019}%
+\begin{APACrefauthors}%
+Smith, A\BPBI B.%
+, Jones, C.%
+\BCBL {}\ \BBA {} Lee, D\BPBI E.%
+\end{APACrefauthors}%
+\unskip\
+\newblock
+\APACrefYearMonthDay{2019}{}{}.
+\newblock
+{\BBOQ}\APACrefatitle {Ocean salinity and the {Atlantic} overturning}
+  {Ocean salinity and the {Atlantic} overturning}.{\BBCQ}
+\newblock
+\APACjournalVolNumPages{Journal of Climate}{32}{7}{1990--2009}.
+\newblock
+\begin{APACrefDOI} \doi{10.1175/JCLI-D-18-0001.1} \end{APACrefDOI}
+\PrintBackRefs{\CurrentBib}
+
+\bibitem [\protect \citeauthoryear {%
+Wunsch%
+}{%
+Wunsch%
+}{%
+{\protect \APACyear {2015}}%
+}]{%
+Wunsch2015}
+\APACinsertmetastar {%
+Wunsch2015}%
+\begin{APACrefauthors}%
+Wunsch, C.%
+\end{APACrefauthors}%
+\unskip\
+\newblock
+\APACrefYearMonthDay{2015}{}{}.
+\newblock
+\APACrefbtitle {Modern observational physical oceanography} {Modern
+  observational physical oceanography}\ \APACbVolEdTR{\PrintOrdinal{2}\ \BEd}{}.
+\newblock
+\APACaddressPublisher{Princeton, NJ}{Princeton University Press}.
+\PrintBackRefs{\CurrentBib}
+
+\end{thebibliography}
+"""
+
+
+def test_apacite_bbl_prints_what_the_package_prints_once_and_no_cite_key():
+    references = extract_references(tar_bytes({"main.tex": MAIN_TEX, "main.bbl": APACITE_BBL})).references
+
+    assert [r.raw_text for r in references] == [
+        "Smith, A. B., Jones, C., & Lee, D. E. (2019). Ocean salinity and the Atlantic overturning. "
+        "Journal of Climate, 32(7), 1990–2009. doi: 10.1175/JCLI-D-18-0001.1",
+        "Wunsch, C. (2015). Modern observational physical oceanography (2nd ed.). "
+        "Princeton, NJ: Princeton University Press."]
+    assert [r.key for r in references] == ["Smith2019", "Wunsch2015"]
+
+
 def test_single_gzipped_tex_with_its_own_thebibliography():
     # unarXive's own rendering broke one of these ("Schr "o der"); BibTeX could not print that.
     references = [(k, raw) for k, raw in raw_references("2212.11784") if '"' not in raw]
