@@ -307,6 +307,9 @@ _COMMANDS: dict[str, Command] = {name: Command(prints=text) for name, text in _W
     **dict.fromkeys(["BCntIP", "BCntND"], Command("m", lambda call: "-" + _apa_count(call))),
     "APACmonth": Command("m", _apa_month),
     "PrintOrdinal": Command("m", _ordinal),
+    # ACM-Reference-Format's .bbl defines these to print nothing unless the class defines them, and
+    # acmart does not: the ISBN, ISSN, CODEN and LCCN are in the .bbl, not on the page.
+    **dict.fromkeys(["showISBNx", "showISBNxiii", "showISSN", "showCODEN", "showLCCN"], Command("m")),
 }
 
 

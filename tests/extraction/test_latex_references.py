@@ -289,6 +289,41 @@ def test_apacite_bbl_prints_what_the_package_prints_once_and_no_cite_key():
     assert [r.key for r in references] == ["Smith2019", "Wunsch2015"]
 
 
+# ACM-Reference-Format's .bbl defines \showISBNx and its like to print nothing unless the class
+# defines them, and acmart does not.
+ACM_BBL = r"""\begin{thebibliography}{00}
+\ifx \showISBNx    \undefined \def \showISBNx     #1{\unskip}     \fi
+\ifx \showISSN     \undefined \def \showISSN      #1{\unskip}     \fi
+\ifx \showDOI      \undefined \def \showDOI       #1{#1}\fi
+\providecommand\bibinfo[2]{#2}
+
+\bibitem[\protect\citeauthoryear{Dean and Ghemawat}{Dean and Ghemawat}{2008}]%
+        {mapreduce}
+\bibfield{author}{\bibinfo{person}{Jeffrey Dean} {and} \bibinfo{person}{Sanjay
+  Ghemawat}.} \bibinfo{year}{2008}\natexlab{}.
+\newblock \showarticletitle{MapReduce: Simplified Data Processing on Large
+  Clusters}.
+\newblock \bibinfo{journal}{{\em Commun. ACM\/}} \bibinfo{volume}{51},
+  \bibinfo{number}{1} (\bibinfo{date}{Jan.} \bibinfo{year}{2008}),
+  \bibinfo{pages}{107--113}.
+\newblock
+\showISSN{0001-0782}
+\showISBNx{978-1-4503-3531-7}
+\showDOI{%
+\url{https://doi.org/10.1145/1327452.1327492}}
+
+\end{thebibliography}
+"""
+
+
+def test_acm_bbl_leaves_out_the_identifiers_its_style_hides():
+    (reference,) = extract_references(tar_bytes({"main.tex": MAIN_TEX, "main.bbl": ACM_BBL})).references
+
+    assert reference.raw_text == (
+        "Jeffrey Dean and Sanjay Ghemawat. 2008. MapReduce: Simplified Data Processing on Large Clusters. "
+        "Commun. ACM 51, 1 (Jan. 2008), 107–113. https://doi.org/10.1145/1327452.1327492")
+
+
 def test_single_gzipped_tex_with_its_own_thebibliography():
     # unarXive's own rendering broke one of these ("Schr "o der"); BibTeX could not print that.
     references = [(k, raw) for k, raw in raw_references("2212.11784") if '"' not in raw]
