@@ -312,3 +312,30 @@ def test_line_numbers_in_the_gutter_of_a_two_column_list_are_dropped():
             number += 1
     result = extract_references(hand_pdf(placed, size=8))
     assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in entries]
+
+
+# --- where a column's references start -------------------------------------------------------------
+
+# A figure's caption set wider than the text (or a running header in the margin) starts left of
+# the column's lines, and the column's edge found for the page moves out to it.
+WIDE_CAPTION = (60, 760, "Figure 1: Loss curves of every run over training, for the three optimisers compared.")
+AUTHOR_YEAR_LINES = [
+    ("Author1, A.; Writer, B.; and Scribe, C. 2019. A study of the first case seen", "in practice. Journal of Things 1."),
+    ("OpenGroup. 2021. A report on the second case seen in practice, with its data", "and code. Technical report."),
+    ("Author3, A.; and Writer, B. 2020. A study of the third case seen in practice", "and after. Journal of Things 3."),
+    ("Author4, A. 2018. A study of the fourth case seen in practice, with its proofs", "in full. Journal of Things 4."),
+    ("Kimi Group. 2022. A model of the fifth case seen in practice, and its code", "released. Technical report."),
+]
+
+
+def test_a_hanging_indent_is_seen_beside_a_wide_caption():
+    # The list's first lines start at the column's text, its other lines an indent in from it; the
+    # caption further left made them all look indented, the list one reference.
+    placed = [WIDE_CAPTION] + [(72, 740 - 11 * k, text) for k, text in enumerate(BODY_LINES[:4])]
+    placed.append((72, 740 - 11 * 4, "References"))
+    y = 740 - 11 * 5
+    for first, second in AUTHOR_YEAR_LINES:
+        placed += [(72, y, first), (84, y - 11, second), (84, y - 22, "Second edition.")]
+        y -= 33
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == [f"{a} {b} Second edition." for a, b in AUTHOR_YEAR_LINES]

@@ -158,10 +158,13 @@ def _last_entry(lines: list[Line], leading: float) -> list[Line]:
 
 def _split_by_indent(region: list[Line]) -> list[list[Line]] | None:
     """References with a hanging indent: each starts at the column's edge, its other lines indented."""
-    offsets = [ln.x0 - ln.left for ln in region]
-    indented = [o for o in offsets if o > 2.0]
-    # Lists of mostly one-line references have few indented lines; flush-left lists have none.
-    if len(indented) < max(2, 0.02 * len(region)):
+    # Lists of mostly one-line references have few lines in from the edge; flush-left lists have none.
+    if sum(1 for ln in region if ln.x0 - ln.left > 2.0) < max(2, 0.02 * len(region)):
+        return None
+    offsets, shown = _offsets(region)
+    # The indent is read where a column shows it, beside lines that start at its edge.
+    indented = [o for o, own in zip(offsets, shown) if own and o > 2.0]
+    if not indented:
         return None
     # The indent most lines share (a figure's labels left among the lines have others).
     indent = max(indented, key=lambda o: sum(1 for p in indented if abs(p - o) < 2.0))
@@ -175,6 +178,42 @@ def _split_by_indent(region: list[Line]) -> list[list[Line]] | None:
         else:
             groups[-1].append(line)
     return groups
+
+
+def _offsets(region: list[Line]) -> tuple[list[float], list[bool]]:
+    """How far each line starts right of where its column's references start, and whether its
+    column's lines showed that place themselves.
+
+    The column's edge found for the whole page is moved out by any line standing further left (a
+    figure's wide caption, a running header in the margin): then every line of a flush-left list
+    would seem indented under nothing. So where the references start is read off the list's own
+    lines, a run of lines in one column at a time, when they start at two places or more. A run
+    that starts at one place only (the tail of a reference carried over to the next column, or
+    one-line references) cannot tell its edge from its indent: it is measured from the column's
+    edge.
+    """
+    usual = statistics.median(ln.size for ln in region)
+    offsets = [ln.x0 - ln.left for ln in region]
+    shown = [False] * len(region)
+    for run in _column_runs(region):
+        # In the list's type: a page number or a running header in another size says nothing.
+        starts = [region[k].x0 for k in run if abs(region[k].size - usual) <= 0.1 * usual]
+        if starts and max(starts) - min(starts) > 2.0:
+            for k in run:
+                offsets[k], shown[k] = region[k].x0 - min(starts), True
+    return offsets, shown
+
+
+def _column_runs(region: list[Line]) -> list[list[int]]:
+    """The indices of the region's lines in runs of consecutive lines on one page and column."""
+    runs: list[list[int]] = []
+    for k, line in enumerate(region):
+        previous = region[runs[-1][-1]] if runs else None
+        if previous is not None and (previous.page, previous.column) == (line.page, line.column):
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    return runs
 
 
 def _split_flush_left(region: list[Line]) -> list[list[Line]]:
