@@ -328,6 +328,19 @@ AUTHOR_YEAR_LINES = [
 ]
 
 
+def test_a_flush_left_list_set_apart_by_a_small_gap_beside_a_wide_caption():
+    # AAAI: references flush left, a fifth of a line between them, in a column whose edge a
+    # caption moved out; no line of the list is indented from where the list's lines start.
+    placed = [WIDE_CAPTION] + [(72, 740 - 11 * k, text) for k, text in enumerate(BODY_LINES[:4])]
+    placed.append((72, 740 - 11 * 4, "References"))
+    y = 740 - 11 * 5
+    for first, second in AUTHOR_YEAR_LINES:
+        placed += [(72, y, first), (72, y - 11, second)]
+        y -= 11 + 13.2
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in AUTHOR_YEAR_LINES]
+
+
 def test_a_hanging_indent_is_seen_beside_a_wide_caption():
     # The list's first lines start at the column's text, its other lines an indent in from it; the
     # caption further left made them all look indented, the list one reference.

@@ -91,12 +91,18 @@ def _split_by_labels(region: list[Line]) -> list[tuple[int, list[Line]]] | None:
 def _start_score(previous: Line, line: Line, leading: float) -> float:
     """How surely a line starts a reference of an unlabelled (or flush-left) list: 2 and more is sure.
 
-    A vertical gap; a short line ended (not by a comma, "and" or an initial) before one that begins
-    like an author name; a full last line ending on a year or page number before "Surname, A."."""
+    A vertical gap (a small one counts half); a short line ended (not by a comma, "and" or an
+    initial) before one that begins like an author name; a full last line ending on a year or page
+    number before "Surname, A."."""
     score = 0.0
     same_column = previous.page == line.page and previous.column == line.column and previous.bottom > line.bottom
-    if same_column and previous.bottom - line.bottom > 1.25 * leading:
+    gap = previous.bottom - line.bottom
+    if same_column and gap > 1.25 * leading:
         score += 2
+    elif same_column and gap > 1.1 * leading:
+        # Some lists set their references apart by a fraction of a line only (AAAI's): the lines of
+        # one reference are evenly spaced to far less, so with a short line ended before it is sure.
+        score += 1
     text = line.text.strip()
     # Justified text leaves only a paragraph's last line short; a list of authors goes on after
     # a comma, "and" or an initial even when the line is short (ragged right).
