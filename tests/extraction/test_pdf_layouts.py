@@ -352,3 +352,45 @@ def test_a_hanging_indent_is_seen_beside_a_wide_caption():
         y -= 33
     result = extract_references(hand_pdf(placed, size=8))
     assert [r.raw_text for r in result.references] == [f"{a} {b} Second edition." for a, b in AUTHOR_YEAR_LINES]
+
+
+# --- the list's end and start in a thesis: chapter titles and running heads ----------------------
+
+
+def _book(pages: list[list[tuple]]) -> bytes:
+    """A PDF of several pages, each a list of (x, y, text, size) in Helvetica."""
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    pdf = canvas.Canvas(out, pagesize=(612, 792))
+    for page in pages:
+        for x, y, text, size in page:
+            pdf.setFont("Helvetica", size)
+            pdf.drawString(x, y, text)
+        pdf.showPage()
+    pdf.save()
+    return out.getvalue()
+
+
+def _chapter_page(title: str, head: str | None, lines: list[str]) -> list[tuple]:
+    """A book's page: its running head (the chapter's name and the page's number) at the top, or
+    on a chapter's first page its title in large type, then lines of text."""
+    page = [(72, 740, head, 10)] if head else [(72, 700, title, 20)]
+    top = 722 if head else 670
+    return page + [(72, top - 14 * k, text, 10) for k, text in enumerate(lines)]
+
+
+BOOK_TEXT = [f"Line {k} of a chapter of the thesis goes on about the method and its proof here." for k in range(30)]
+
+
+def test_a_running_head_naming_the_bibliography_is_not_its_heading():
+    # The book class heads each page with its chapter's name and the page's number: on the
+    # bibliography's second page "BIBLIOGRAPHY 12" is no heading, the list began a page before.
+    refs = [f"[{i}] {text}" for i, text in enumerate(LIST, start=1)]
+    pages = [_chapter_page("Introduction", None, BOOK_TEXT)]
+    pages += [_chapter_page("", f"INTRODUCTION {n + 8}", BOOK_TEXT) for n in range(1, 3)]
+    pages += [_chapter_page("Method", None, BOOK_TEXT), _chapter_page("", "METHOD 12", BOOK_TEXT)]
+    pages += [_chapter_page("Bibliography", None, refs[:3]), _chapter_page("", "BIBLIOGRAPHY 14", refs[3:])]
+    result = extract_references(_book(pages))
+    assert result.heading == "Bibliography"
+    assert [r.raw_text for r in result.references] == LIST

@@ -91,10 +91,16 @@ class MarginWords:
         for row in self._candidates:
             pages_with.setdefault(row.key, set()).add(row.page)
         repeated = max(2, self._pages // 4)
+        pages_counted: dict[tuple, set[int]] = {}
+        for row in self._candidates:
+            for key in row.page_number_keys:
+                pages_counted.setdefault(key, set()).add(row.page)
         dropped: dict[int, set[int]] = {}
         rows_dropped: dict[int, set[int]] = {}
         for row in self._candidates:
-            if len(pages_with[row.key]) >= repeated or self._header_alone(row) or _BARE_PAGE_NUMBER.match(row.text):
+            counted = any(len(pages_counted[key]) >= repeated for key in row.page_number_keys)
+            if len(pages_with[row.key]) >= repeated or counted or self._header_alone(row) \
+                    or _BARE_PAGE_NUMBER.match(row.text):
                 dropped.setdefault(row.page, set()).update(row.positions)
                 rows_dropped.setdefault(row.page, set()).add(row.first)
         return dropped, rows_dropped
@@ -145,6 +151,18 @@ class _Row:
     @property
     def key(self) -> tuple[int, str]:
         return round(self.bottom / 3), re.sub(r"\d+", "#", self.text.lower())
+
+    @property
+    def page_number_keys(self) -> list[tuple[int, str, int]]:
+        """A book's running head names the chapter beside the page's number ("BIBLIOGRAPHY 66",
+        "66 BIBLIOGRAPHY"): its words change from chapter to chapter, but its number runs with the
+        page, the same distance from the page's place in the file on every page. A key for each
+        end of the row that holds a number: its height, the end, and that distance."""
+        words = self.text.split()
+        if len(words) < 2:
+            return []
+        ends = (("start", words[0]), ("end", words[-1]))
+        return [(round(self.bottom / 3), end, int(word) - self.page) for end, word in ends if _NUMBER.match(word)]
 
 
 _NUMBER = re.compile(r"^\d{1,5}$")
