@@ -394,3 +394,21 @@ def test_a_running_head_naming_the_bibliography_is_not_its_heading():
     result = extract_references(_book(pages))
     assert result.heading == "Bibliography"
     assert [r.raw_text for r in result.references] == LIST
+
+
+def test_a_chapter_title_after_the_list_ends_it_whatever_its_words():
+    # A thesis's appendix chapters follow its bibliography titled by their subject, not "Appendix A";
+    # an author-year list has no labels to say where it stops.
+    authors = [(f"Author{i}, A., Writer, B., and Scribe, C. 2019. A study of case {i} and of what",
+                f"it shows. Journal of Things {i}: {i}1-{i}9.") for i in range(1, 6)]
+    placed = _page(BODY_LINES + ["References"])
+    y = placed[-1][1]
+    for first, second in authors:
+        placed += [(72, y - 14, first), (90, y - 28, second)]
+        y -= 28
+    placed.append((72, y - 30, "Martingale Proofs", 16))
+    y -= 30
+    placed += [(72, y - 20 - 14 * k, f"Proof {k}. The process is bounded, so it converges by the theorem {k}.")
+               for k in range(4)]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in authors]

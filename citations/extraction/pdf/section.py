@@ -12,6 +12,10 @@ _SECTION_NAMES = (
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,5}|[A-Z])\.?\s*)"
 _REFERENCES_HEADING = re.compile(rf"^{_NUMBERING}?(?:{_SECTION_NAMES})(?:\s+\d{{1,2}})?\s*[.:]?$", re.IGNORECASE)
 LIST_SAMPLE = 5
+# A section's or chapter's title is set well above the text's size (LaTeX's \Large and up); a line
+# of a list that an OCR text layer sizes by its box (brackets, descenders) comes out only a little larger.
+TITLE_SIZE = 1.25
+_WORD = re.compile(r"[^\W\d_]{3,}")
 _APPENDIX_WORD = re.compile(
     r"^(?:appendix|appendices|supplementary|supplemental)\b"
     r"(?:\s+(?:[A-Z0-9]{1,3}|materials?|information))?\s*[.:]?$", re.IGNORECASE)
@@ -105,7 +109,12 @@ def _until_appendix(region: list[Line]) -> list[Line]:
         # can come out larger than the list.
         stands_out = (line.bold or line.size > 1.05 * usual) and not text.endswith((".", ",")) \
             and line.x1 < line.right - line.size
-        if _APPENDIX_WORD.match(text) or (stands_out and _APPENDIX_HEADING.match(text)):
+        # A chapter or section title set far larger than the list ends it whatever its words: a
+        # thesis's appendix chapters are titled "Martingale Proofs", not "Appendix A". A title
+        # starts in its column and is made of words; a draft's stamp in the margin ("✐ main") is not.
+        title = stands_out and line.size > TITLE_SIZE * usual and line.x0 > line.left - line.size \
+            and bool(_WORD.search(text))
+        if _APPENDIX_WORD.match(text) or (stands_out and _APPENDIX_HEADING.match(text)) or title:
             return region[:i]
     return region
 
