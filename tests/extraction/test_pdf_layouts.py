@@ -412,3 +412,26 @@ def test_a_chapter_title_after_the_list_ends_it_whatever_its_words():
                for k in range(4)]
     result = extract_references(hand_pdf(placed, size=8))
     assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in authors]
+
+
+ALPHA = [("BM11", "S. Boldo and G. Melquiond. Flocq: a unified library. In ARITH, pages 243-252, 2011."),
+         ("Dem97", "J. W. Demmel. Applied Numerical Linear Algebra. SIAM, 1997."),
+         ("dMU21", "L. de Moura and S. Ullrich. The Lean 4 theorem prover. In CADE, pages 625-635, 2021."),
+         ("GMS+20", "F. Gloeckle, A. Rammal, and T. Arnal. Automatic textbook formalization, 2020."),
+         ("Hig02", "N. J. Higham. Accuracy and Stability of Numerical Algorithms. SIAM, 2002.")]
+
+
+def test_a_list_labelled_in_the_alpha_style_under_an_unknown_heading_is_read():
+    # A heading in a language the names of reference sections do not hold ("Kaynakça"): the
+    # alpha style's labels say the list is a bibliography.
+    lines = BODY_LINES + ["Kaynak\u00e7a"] + [f"[{label}] {text}" for label, text in ALPHA]
+    result = extract_references(hand_pdf(_page(lines), size=8))
+    assert [r.raw_text for r in result.references] == [text for _, text in ALPHA]
+
+
+@pytest.mark.parametrize("heading", ["\u0392\u03b9\u03b2\u03bb\u03b9\u03bf\u03b3\u03c1\u03b1\u03c6\u03af\u03b1",
+                                     "\u0391\u039d\u0391\u03a6\u039f\u03a1\u0395\u03a3"])
+def test_greek_names_of_the_references_are_headings(heading):
+    from citations.extraction.pdf.section import _is_references_heading
+
+    assert _is_references_heading(heading)

@@ -39,7 +39,7 @@ def references_from_pages(pages: PageStore | list[Page], margins: MarginWords | 
     heading, region = reference_region(edges.apply(kept.lines))
     if heading is None and not region:
         raise PdfRefused("no reference section found: no heading such as 'References' or 'Bibliography', "
-                         "no list numbered [1], [2], ... or 1., 2., ..., "
+                         "no list numbered [1], [2], ... or 1., 2., ... or labelled [Knu84], [GMS+20], ..., "
                          "and no run of entries beginning 'Surname, A.' with a year and a hanging indent")
     references = [
         PdfReference(index, text, page)

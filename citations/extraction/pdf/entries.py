@@ -31,6 +31,8 @@ def split_references(region: list[Line], vocabulary: Vocabulary) -> list[tuple[i
         return []
     groups = _split_by_labels(region)
     if groups is None:
+        groups = _split_by_alpha_labels(region)
+    if groups is None:
         groups = _split_by_indent(region) or _split_flush_left(region)
         groups = [(n, lines) for n, lines in enumerate(groups, start=1)]
     return [(index, join_lines([ln.text for ln in lines], vocabulary), lines[0].page) for index, lines in groups]
@@ -85,6 +87,28 @@ def _split_by_labels(region: list[Line]) -> list[tuple[int, list[Line]]] | None:
         else:
             pieces = [_last_entry(lines, leading)]
         groups.extend((number + k, piece) for k, piece in enumerate(pieces))
+    return groups
+
+
+# The alpha style's labels and their kin: "[Knu84]", "[GMS+20]", "[dMU21]", "[The20a]".
+ALPHA_LABEL = re.compile(r"^\s*\[[A-Za-z][A-Za-z'+\-]{0,7}\d{2}[a-z]?\]\s*(?=\S)")
+
+
+def _split_by_alpha_labels(region: list[Line]) -> list[tuple[int, list[Line]]] | None:
+    """References started by labels made of names and a year ("[Knu84]") at the labels' edge,
+    without their labels (which count nothing up, unlike numbers), or None: fewer than two, or
+    the first line not labelled."""
+    labelled = [i for i, line in enumerate(region) if ALPHA_LABEL.match(line.text)]
+    if len(labelled) < 2 or labelled[0] != 0:
+        return None
+    edge = min(region[i].x0 - region[i].left for i in labelled)
+    starts = [i for i in labelled if region[i].x0 - region[i].left <= edge + region[i].size]
+    leading = _leading(region)
+    groups = []
+    for number, (start, end) in enumerate(zip(starts, starts[1:] + [len(region)]), start=1):
+        lines = list(region[start:end])
+        lines[0] = dataclasses.replace(lines[0], text=ALPHA_LABEL.sub("", lines[0].text, count=1))
+        groups.append((number, lines if end < len(region) else _last_entry(lines, leading)))
     return groups
 
 

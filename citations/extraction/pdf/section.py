@@ -2,12 +2,14 @@
 import re
 import statistics
 
+from citations.extraction.pdf.entries import ALPHA_LABEL
 from citations.extraction.pdf.model import Line
 
 _SECTION_NAMES = (
     r"references|bibliography|literature|literature\s+cited|works\s+cited|literatur|literaturverzeichnis|"
     r"r[ée]f[ée]rences(?:\s+bibliographiques)?|referencias|bibliograf[íi]a|riferimenti(?:\s+bibliografici)?|"
-    r"список\s+литературы|references\s+and\s+notes|notes\s+and\s+references|参考文献|参\s*考\s*文\s*献|引用文献"
+    r"список\s+литературы|references\s+and\s+notes|notes\s+and\s+references|参考文献|参\s*考\s*文\s*献|引用文献|"
+    r"βιβλιογραφ[ίι]α|αναφορ[έε]ς"
 )
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,5}|[A-Z])\.?\s*)"
 _REFERENCES_HEADING = re.compile(rf"^{_NUMBERING}?(?:{_SECTION_NAMES})(?:\s+\d{{1,2}})?\s*[.:]?$", re.IGNORECASE)
@@ -38,14 +40,17 @@ def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
 
     Without a heading (a letter's numbered notes and references after the text, as in Physical
     Review Letters), the last run of lines labelled [1], [2], ... (or 1., 2., ...) counting up
-    from 1 is the list, or else the last run of author-year entries ("Surname, A., ... 2013." with
-    a hanging indent; an empty section such as "Acknowledgements" may stand above it); the
-    heading returned is then None and the region not empty.
+    from 1 is the list, or else the last run labelled in the alpha style ([Knu84]), or else the
+    last run of author-year entries ("Surname, A., ... 2013." with a hanging indent; an empty
+    section such as "Acknowledgements" may stand above it); the heading returned is then None and
+    the region not empty.
     """
     start = next((i for i in range(len(lines) - 1, -1, -1)
                   if _is_references_heading(lines[i].text) and not _in_contents(lines, i)), None)
     if start is None:
         first = _unheaded_list_start(lines)
+        if first is None:
+            first = _alpha_labelled_list_start(lines)
         if first is None:
             first = _unheaded_author_year_start(lines)
         if first is None:
@@ -147,6 +152,38 @@ def _unheaded_list_start(lines: list[Line]) -> int | None:
             # list is that section's.
             return None if i and _is_heading(lines[i - 1], lines[i]) else i
     return None
+
+
+MAX_ENTRY_LINES = 8
+
+
+def _alpha_labelled_list_start(lines: list[Line]) -> int | None:
+    """Where the last list labelled in the alpha style ("[Knu84]", "[GMS+20]"; at least three
+    labels at one left edge, each entry's later lines indented under its label) starts, or None.
+
+    Such labels are a bibliography's and nothing else's: whatever heading stands above the list (in
+    a language the heading's names do not hold), the list is the references.
+    """
+    found, i = None, 0
+    while i < len(lines):
+        if not ALPHA_LABEL.match(lines[i].text):
+            i += 1
+            continue
+        edge, entries, j = lines[i].x0, 1, i + 1
+        while j < len(lines):
+            k = j
+            # An entry's later lines hang under its label, right of the labels' edge.
+            while k < len(lines) and k - j < MAX_ENTRY_LINES and lines[k].x0 - edge > lines[k].size \
+                    and not ALPHA_LABEL.match(lines[k].text):
+                k += 1
+            if k < len(lines) and ALPHA_LABEL.match(lines[k].text) and abs(lines[k].x0 - edge) < lines[k].size:
+                entries, j = entries + 1, k + 1
+            else:
+                break
+        if entries >= MIN_UNHEADED_ENTRIES:
+            found = i
+        i = max(j, i + 1)
+    return found
 
 
 # How an author-year entry begins: "Curtin, R. R.,", "Foreman-Mackey, D.,", "van der Berg, A.".
