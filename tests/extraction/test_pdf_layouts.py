@@ -435,3 +435,62 @@ def test_greek_names_of_the_references_are_headings(heading):
     from citations.extraction.pdf.section import _is_references_heading
 
     assert _is_references_heading(heading)
+
+
+# --- where the list's lines start: the first blocks after the heading ------------------------------
+
+
+def _pages_pdf(pages: list[list[tuple[float, float, str]]], size: float = 9) -> bytes:
+    """A PDF of Helvetica lines (x, y, text), a list of them a page."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(612, 792))
+    for lines in pages:
+        for x, y, text in lines:
+            canvas.setFont("Helvetica", size)
+            canvas.drawString(x, y, text)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+NUMBERED = [(f"A. Author{i}, B. Writer, and C. Scribe. A study of the case numbered {i} and of what",
+             "it shows about the cases before it. In Proceedings of the Conference on Studies of",
+             f"Cases, pages {i}1-{i}9, 2019.") for i in range(1, 15)]
+
+
+def _labelled_lines(first: int, last: int, top: float, label: str = "{}.") -> list[tuple[float, float, str]]:
+    """References first..last with right-aligned labels and a hanging indent from top down:
+    the labels from 10 on start a digit further out than 1 to 9."""
+    placed = []
+    for i in range(first, last + 1):
+        text = label.format(i)
+        line1, *others = NUMBERED[i - 1]
+        y = top - 11 * len(NUMBERED[0]) * (i - first)
+        placed += [(96 - _width(text + " ", 9), y, f"{text} {line1}")]
+        placed += [(108, y - 11 * (k + 1), line) for k, line in enumerate(others)]
+    return placed
+
+
+def test_one_reference_under_the_heading_at_a_pages_foot_does_not_decide_the_lists_indent():
+    # Springer's llncs: the heading and reference 1, of two lines, end a page; the next page opens
+    # with a running header set lower than a tenth of the page's height, then references 2 to 14.
+    first = [(72, 740 - 14 * k, text) for k, text in enumerate(BODY_LINES * 4)] + [(72, 140, "References")]
+    first += _labelled_lines(1, 1, 120)[:1] + [(108, 109, "Journal of Studies, 1(2):11-19, 2019.")]
+    header = [(72, 700, "A STUDY OF CASES, AND WHAT THEY SHOW")]
+    second = header + _labelled_lines(2, 14, 670)
+    result = extract_references(_pages_pdf([first, second]))
+    assert [r.raw_text for r in result.references][1:] == [" ".join(lines) for lines in NUMBERED[1:]]
+
+
+def test_a_table_continued_between_the_heading_and_the_list_does_not_decide_the_lists_indent():
+    # A table continued from the page before comes after the heading in reading order; the list
+    # under it runs on to the next page, where labels [10] and up start further out.
+    body = [(72, 740 - 14 * k, text) for k, text in enumerate(BODY_LINES * 2)]
+    table = [(72, 440, "References")] + [(250, 420 - 13 * k, f"0.{k}5 0.{k}1-0.{k}9 0.7{k} Author{k} 201{k}")
+                                          for k in range(8)]
+    first = body + table + _labelled_lines(1, 3, 300, "[{}]")
+    second = _labelled_lines(4, 14, 740, "[{}]")
+    result = extract_references(_pages_pdf([first, second]))
+    assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in NUMBERED]

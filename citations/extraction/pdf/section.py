@@ -18,6 +18,7 @@ LIST_SAMPLE = 5
 # of a list that an OCR text layer sizes by its box (brackets, descenders) comes out only a little larger.
 TITLE_SIZE = 1.25
 _WORD = re.compile(r"[^\W\d_]{3,}")
+LIST_SAMPLE_LINES = 6
 _APPENDIX_WORD = re.compile(
     r"^(?:appendix|appendices|supplementary|supplemental)\b"
     r"(?:\s+(?:[A-Z0-9]{1,3}|materials?|information))?\s*[.:]?$", re.IGNORECASE)
@@ -260,11 +261,11 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
 
     A list's lines start at the column's edge or at its indent (a hanging indent, the text after
     a label); a table's rows start at its cells, centred or in columns. The region is cut into
-    blocks at each change of page or column and at each wide vertical gap; the first block of
-    the list (with the next when it is short) says where its lines start, and a later block
-    where fewer than 40% of the lines start there, or half the lines have a table's wide gaps
-    between cells, or most lines are short (a figure's labels), is left out: a table or figure
-    set among the references or on the pages after them.
+    blocks at each change of page or column and at each wide vertical gap; the list's first
+    blocks (see _list_sample) say where its lines start, and another block where fewer than 40%
+    of the lines start there, or half the lines have a table's wide gaps between cells, or most
+    lines are short (a figure's labels), is left out: a table or figure set among the references
+    or on the pages after them.
     """
     blocks: list[list[Line]] = []
     for line in region:
@@ -286,12 +287,16 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
     def is_table(block: list[Line]) -> bool:
         return sum(1 for ln in block if ln.wide_gaps) >= 0.5 * len(block)
 
-    known = blocks[:1] if len(blocks[0]) >= 6 or is_table(blocks[1]) else blocks[:2]
+    sample = _list_sample(blocks, is_table)
+    known = [blocks[k] for k in sample]
     starts = [round(x) for block in known for x in offsets(block)]
     common = {x for x in set(starts) if starts.count(x) >= max(2, 0.15 * len(starts))} or set(starts)
-    kept = [ln for block in known for ln in block]
-    width = max(ln.x1 for ln in kept) - min(ln.x0 for ln in kept)
-    for block in blocks[len(known):]:
+    width = max(ln.x1 for block in known for ln in block) - min(ln.x0 for block in known for ln in block)
+    kept = []
+    for k, block in enumerate(blocks):
+        if k in sample:
+            kept.extend(block)
+            continue
         # Labels [10] and up start a digit further out or in than [1] to [9].
         fitting = sum(1 for ln, offset in zip(block, offsets(block))
                       if any(abs(offset - x) <= 1.5 * ln.size for x in common))
@@ -301,6 +306,26 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
         if fitting >= 0.4 * len(block) and not is_table(block) and not figure:
             kept.extend(block)
     return kept
+
+
+def _list_sample(blocks: list[list[Line]], is_table) -> range:
+    """Which blocks show where the list's lines start: the block the list begins in and the
+    blocks after it until they hold LIST_SAMPLE_LINES lines, short of a table.
+
+    A labelled list begins in the block whose first line bears its first label: a float's rows
+    (a table continued from the page before) may come between the heading and the list in
+    reading order, on the heading's page; a "1." further on begins a list of another section.
+    One reference left at a page's foot under the heading shows its label and one indent, and a
+    line more (a running header in the page's top margin) does not show the others: the labels
+    a digit wider (10. under 9.) start further out.
+    """
+    first = next((k for k, block in enumerate(blocks)
+                  if block[0].page == blocks[0][0].page and _FIRST_LABEL.match(block[0].text)), 0)
+    end, lines = first + 1, len(blocks[first])
+    while end < len(blocks) and lines < LIST_SAMPLE_LINES and not is_table(blocks[end]):
+        lines += len(blocks[end])
+        end += 1
+    return range(first, end)
 
 
 def _without_footnotes(region: list[Line]) -> list[Line]:
