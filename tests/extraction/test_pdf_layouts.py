@@ -494,3 +494,16 @@ def test_a_table_continued_between_the_heading_and_the_list_does_not_decide_the_
     second = _labelled_lines(4, 14, 740, "[{}]")
     result = extract_references(_pages_pdf([first, second]))
     assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in NUMBERED]
+
+
+def test_a_running_head_a_little_inside_the_outer_tenth_is_no_part_of_a_reference():
+    # Springer's llncs printed on letter paper: the running head stands 0.87 of the page's height up.
+    def head(page: int) -> list[tuple[float, float, str]]:
+        return [(72, 690, f"{page} A STUDY OF CASES, AND WHAT THEY SHOW" if page % 2 else f"A. AUTHOR ET AL. {page}")]
+
+    first = head(1) + [(72, 660 - 14 * k, text) for k, text in enumerate(BODY_LINES * 2)]
+    first += [(72, 360, "References")] + _labelled_lines(1, 5, 340)
+    pages = [first] + [head(page) + _labelled_lines(a, b, 660) for page, (a, b) in enumerate(
+        [(6, 8), (9, 11), (12, 14)], start=2)]
+    result = extract_references(_pages_pdf(pages))
+    assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in NUMBERED]

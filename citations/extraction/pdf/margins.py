@@ -17,9 +17,9 @@ class MarginWords:
 
     Looked at before columns are found, as rows across the whole page: a header over both columns
     would otherwise be cut in two at the gutter. Only the two top-most and two bottom-most rows of
-    a page inside its outer tenth are candidates: there a row whose text (digits aside) recurs at
-    the same height on a quarter of the pages (at least two) is a header or footer, and a bare
-    number is a page number.
+    a page inside the outer 14% of its height are candidates: there a row whose text (digits
+    aside) recurs at the same height on a quarter of the pages (at least two) is a header or
+    footer, and a bare number is a page number.
 
     Line numbers (a draft or review copy: lineno, the venues' review modes) are bare numbers at
     the start (or the end) of most rows, aligned on one edge in the margin, counting up by one from
@@ -51,12 +51,11 @@ class MarginWords:
         height = page_size.height
         position = {id(w): i for i, w in enumerate(words)}
         rows = group_lines(words, -1, keep_words=True)
+        # Not only the outer tenth: Springer's llncs printed on letter paper sets its running
+        # head further in, and page numbers may stand there too.
         for row in rows[:2] + rows[-2:]:
-            if row[0].bottom > 0.9 * height or row[0].bottom < 0.1 * height:
+            if row[0].bottom > 0.86 * height or row[0].bottom < 0.14 * height:
                 self._candidates.append(_Row.of(number, row, position))
-            elif (row[0].bottom > 0.86 * height or row[0].bottom < 0.14 * height) \
-                    and _BARE_PAGE_NUMBER.match(line_of(row, -1).text):
-                self._candidates.append(_Row.of(number, row, position))      # a page number a little further in
         # A header on one page only (or a footer on the first) cannot repeat. It stands apart
         # from the text by more than two lines, and above (below) where other pages' text
         # begins (ends); the last line of a reference list followed by a gap does not.
