@@ -507,3 +507,18 @@ def test_a_running_head_a_little_inside_the_outer_tenth_is_no_part_of_a_referenc
         [(6, 8), (9, 11), (12, 14)], start=2)]
     result = extract_references(_pages_pdf(pages))
     assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in NUMBERED]
+
+
+def test_a_hanging_indent_follows_the_list_where_its_lower_part_shifts_left():
+    # Partway down the page the PDF sets the list's lines an indent further left, edge and indent
+    # together: measured from the lower part's edge, the upper part's first lines looked indented
+    # and its references were glued into one.
+    placed = [(72, 740 - 11 * k, text) for k, text in enumerate(BODY_LINES[:4])]
+    placed.append((72, 740 - 11 * 4, "References"))
+    y = 740 - 11 * 5
+    for k, (first, second) in enumerate(AUTHOR_YEAR_LINES):
+        edge = 72 if k < 3 else 60
+        placed += [(edge, y, first), (edge + 12, y - 11, second), (edge + 12, y - 22, "Second edition.")]
+        y -= 33
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == [f"{a} {b} Second edition." for a, b in AUTHOR_YEAR_LINES]

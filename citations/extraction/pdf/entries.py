@@ -220,18 +220,37 @@ def _offsets(region: list[Line]) -> tuple[list[float], list[bool]]:
     lines, a run of lines in one column at a time, when they start at two places or more. A run
     that starts at one place only (the tail of a reference carried over to the next column, or
     one-line references) cannot tell its edge from its indent: it is measured from the column's
-    edge.
+    edge. Where a block of the run moves sideways as a whole, edge and indent together, each
+    block is measured from its own edge.
     """
     usual = statistics.median(ln.size for ln in region)
     offsets = [ln.x0 - ln.left for ln in region]
     shown = [False] * len(region)
-    for run in _column_runs(region):
+    for column_run in _column_runs(region):
         # In the list's type: a page number or a running header in another size says nothing.
-        starts = [region[k].x0 for k in run if abs(region[k].size - usual) <= 0.1 * usual]
-        if starts and max(starts) - min(starts) > 2.0:
-            for k in run:
-                offsets[k], shown[k] = region[k].x0 - min(starts), True
+        starts = [region[k].x0 if abs(region[k].size - usual) <= 0.1 * usual else None for k in column_run]
+        for run, run_starts in _shifted_blocks(column_run, starts):
+            known = [x for x in run_starts if x is not None]
+            if known and max(known) - min(known) > 2.0:
+                for k in run:
+                    offsets[k], shown[k] = region[k].x0 - min(known), True
     return offsets, shown
+
+
+def _shifted_blocks(run: list[int], starts: list[float | None]) -> list[tuple[list[int], list[float | None]]]:
+    """The run cut where its lines, edge and indent together, start further left or right from
+    one line on (a page whose lower part the PDF sets in another margin): the indent measured
+    across the cut would read the lines of one block as indented under the other's edge.
+    """
+    for cut in range(1, len(run)):
+        above = [x for x in starts[:cut] if x is not None]
+        below = [x for x in starts[cut:] if x is not None]
+        if not (above and below) or max(above) - min(above) <= 2.0 or max(below) - min(below) <= 2.0:
+            continue
+        edge_shift, indent_shift = min(below) - min(above), max(below) - max(above)
+        if abs(edge_shift) > 2.0 and abs(indent_shift - edge_shift) <= 2.0:
+            return [(run[:cut], starts[:cut])] + _shifted_blocks(run[cut:], starts[cut:])
+    return [(run, starts)]
 
 
 def _column_runs(region: list[Line]) -> list[list[int]]:
