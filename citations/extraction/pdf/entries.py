@@ -242,15 +242,34 @@ def _shifted_blocks(run: list[int], starts: list[float | None]) -> list[tuple[li
     one line on (a page whose lower part the PDF sets in another margin): the indent measured
     across the cut would read the lines of one block as indented under the other's edge.
     """
-    for cut in range(1, len(run)):
-        above = [x for x in starts[:cut] if x is not None]
-        below = [x for x in starts[cut:] if x is not None]
-        if not (above and below) or max(above) - min(above) <= 2.0 or max(below) - min(below) <= 2.0:
+    blocks, begin = [], 0
+    while (cut := _first_shift(starts[begin:])) is not None:
+        blocks.append((run[begin:begin + cut], starts[begin:begin + cut]))
+        begin += cut
+    return [*blocks, (run[begin:], starts[begin:])]
+
+
+def _first_shift(starts: list[float | None]) -> int | None:
+    """The first line from which the starts, edge and indent together, move by more than 2 points,
+    both sides starting at two places; one pass over running minima and maxima from each end."""
+    def spans(values):
+        low, high, out = None, None, []
+        for x in values:
+            if x is not None:
+                low, high = (x, x) if low is None else (min(low, x), max(high, x))
+            out.append((low, high))
+        return out
+
+    above = spans(starts)
+    below = spans(reversed(starts))[::-1]
+    for cut in range(1, len(starts)):
+        (low_a, high_a), (low_b, high_b) = above[cut - 1], below[cut]
+        if low_a is None or low_b is None or high_a - low_a <= 2.0 or high_b - low_b <= 2.0:
             continue
-        edge_shift, indent_shift = min(below) - min(above), max(below) - max(above)
+        edge_shift, indent_shift = low_b - low_a, high_b - high_a
         if abs(edge_shift) > 2.0 and abs(indent_shift - edge_shift) <= 2.0:
-            return [(run[:cut], starts[:cut])] + _shifted_blocks(run[cut:], starts[cut:])
-    return [(run, starts)]
+            return cut
+    return None
 
 
 def _column_runs(region: list[Line]) -> list[list[int]]:
