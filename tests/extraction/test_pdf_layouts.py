@@ -522,3 +522,51 @@ def test_a_hanging_indent_follows_the_list_where_its_lower_part_shifts_left():
         y -= 33
     result = extract_references(hand_pdf(placed, size=8))
     assert [r.raw_text for r in result.references] == [f"{a} {b} Second edition." for a, b in AUTHOR_YEAR_LINES]
+
+
+# --- floats on the pages of the list: captions --------------- -----------------------------------
+
+
+def test_an_appendix_figures_caption_among_the_references_is_left_out_whatever_its_lines_begin_with():
+    # "Figure C1." numbers a figure of appendix C; the caption's first line runs to the edge, so
+    # its next line goes on the caption even though it begins "1. (b)" as a labelled line might.
+    caption = [(72, 0, "Figure C1. Results of the second experiment for the first band of the survey. (a) The "
+                       "detection shown in Figure"),
+               (72, 0, "1. (b) Panel (a) after filtering and binning. (c) An example of a filtered stack.")]
+    placed = _page(BODY_LINES + ["References"] + [f"[{i}] {text}" for i, text in enumerate(LIST[:3], start=1)])
+    y = placed[-1][1] - 30
+    placed += [(x, y - 12 * k, text) for k, (x, _, text) in enumerate(caption)]
+    y -= 12 + 30
+    placed += [(72, y - 14 * k, f"[{i}] {text}") for k, (i, text) in enumerate(enumerate(LIST[3:], start=4))]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == LIST
+
+
+AUTHOR_YEAR = [(f"Author{i}, A., Writer, B., Scribe, C., Reader, D., & Others, E. 20{10 + i},", f"Journal of Things, {i}, {i}01,",
+                f"doi: 10.1000/things.{i}") for i in range(1, 17)]
+
+
+def _author_year_columns(first: int, last: int, top: float) -> list[tuple[float, float, str]]:
+    """References first..last (1-based) in two columns from top down, a hanging indent, half a column."""
+    placed, half = [], (last - first + 2) // 2
+    for k, i in enumerate(range(first, last + 1)):
+        x, row = (72, k) if k < half else (320, k - half)
+        y = top - 3 * 11 * row
+        placed += [(x + (10 if n else 0), y - 11 * n, line) for n, line in enumerate(AUTHOR_YEAR[i - 1])]
+    return placed
+
+
+def test_a_caption_across_the_page_over_a_two_column_list_is_left_out():
+    # A word of the caption covers the gutter of the columns below with the next word a space away:
+    # the line runs across the page, it is no overfull line of the left column; its last line, short,
+    # stands in the left column under it.
+    first = [(72, 740 - 14 * k, text) for k, text in enumerate(BODY_LINES)] + [(72, 580, "References")]
+    first += [(72 + (10 if n else 0), 560 - 33 * k - 11 * n, line)
+              for k in range(8) for n, line in enumerate(AUTHOR_YEAR[k])]
+    lead = "Figure C2. Results of the false positive rate test for the "
+    x = 295 - _width(lead, 8)
+    caption = [(x, 760, lead + "experimentally hardest band. See the caption of Figure C1 for a"),
+               (x, 750, "description.")]
+    second = caption + _author_year_columns(9, 16, 720)
+    result = extract_references(_pages_pdf([first, second], size=8))
+    assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in AUTHOR_YEAR]

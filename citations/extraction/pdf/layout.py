@@ -98,8 +98,11 @@ def _columns_lines(words: list[TextWord], gutter: tuple[float, float]) -> list[L
         else:
             right.append(w)
     # A word running over the gutter with right-column text beside it is an overfull line of the
-    # left column (a long URL), not a line across the page.
-    overfull = [w for w in across if any(abs(r.bottom - w.bottom) < 0.4 * w.size and r.x0 > w.x1 for r in right)]
+    # left column (a long URL), not a line across the page; but one followed by the next word a
+    # space away is a word of a line across the page (a float's caption) that happens to cover
+    # the gutter.
+    overfull = [w for w in across if any(abs(r.bottom - w.bottom) < 0.4 * w.size and r.x0 > w.x1 for r in right)
+                and not _next_word_a_space_away(w, right)]
     left += overfull
     across = [w for w in across if w not in overfull]
     # A baseline that has a word across the gutter is one line across the page (a title, a header).
@@ -125,6 +128,11 @@ def _columns_lines(words: list[TextWord], gutter: tuple[float, float]) -> list[L
             ordered.append(separator)
             above = separator.bottom
     return ordered
+
+
+def _next_word_a_space_away(word: TextWord, others: list[TextWord]) -> bool:
+    beside = [w.x0 - word.x1 for w in others if abs(w.bottom - word.bottom) < 0.4 * word.size and w.x0 > word.x1]
+    return bool(beside) and min(beside) < 0.5 * word.size
 
 
 def _find_gutter(words: list[TextWord], size: PageSize) -> tuple[float, float] | None:

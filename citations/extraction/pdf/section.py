@@ -232,28 +232,46 @@ def _is_heading(line: Line, following: Line) -> bool:
     return len(text) < 60 and not text.endswith((".", ",")) and (line.bold or line.size > 1.1 * following.size)
 
 
-# "Figure 3.", "Fig 6.", "Table 2:", "S1 Fig.", "Supplementary Table 4", "TABLE II".
-_CAPTION = re.compile(r"^(?:S\d+\s+|supplementary\s+)?(?:fig(?:ure)?|table|tab)\.?\s*(?:S?\d+|[IVX]+)\b\s*[.:|]?", re.IGNORECASE)
+# "Figure 3.", "Fig 6.", "Table 2:", "S1 Fig.", "Supplementary Table 4", "TABLE II", and in an
+# appendix or a chapter "Figure C1.", "Table A.2", "Figure 3.1".
+_CAPTION = re.compile(r"^(?:S\d+\s+|supplementary\s+)?(?:fig(?:ure)?|table|tab)\.?\s*"
+                      r"(?:(?:[A-Z]\.?)?\d+(?:\.\d+)*|[IVX]+)\b\s*[.:|]?", re.IGNORECASE)
 _LABELLED = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}\.\s)")
 
 
 def _without_captions(region: list[Line]) -> list[Line]:
     """The region without the captions of floats set among or after the references: a caption
-    line and the lines that follow it closely, up to a gap or a labelled reference."""
+    line and the lines that follow it closely, up to a gap or a labelled reference.
+
+    A caption's line that runs to its edge goes on in the next line, whatever that begins with
+    ("1. (b) Panel ..." after "... shown in Figure"). A caption across the page over a list in two
+    columns is read before the columns: its last line, short, may stand in the left column."""
     kept, in_caption, previous = [], False, None
     for line in region:
         text = line.text.strip()
         if _CAPTION.match(text) and not _LABELLED.match(text):
             in_caption = True
         elif in_caption:
-            close = previous is not None and previous.page == line.page and previous.column == line.column \
-                and 0 < previous.bottom - line.bottom < 1.6 * max(line.size, previous.size)
-            if not close or _LABELLED.match(text):
+            if not _closely_below(previous, line) or (_LABELLED.match(text) and not _runs_on(previous)):
                 in_caption = False
         if not in_caption:
             kept.append(line)
         previous = line
     return kept
+
+
+def _closely_below(previous: Line, line: Line) -> bool:
+    """Whether line is the next line of the same text block as previous: on the same page, a line
+    space below it, in its column or (below a line across the page) within its width."""
+    if previous.page != line.page or not 0 < previous.bottom - line.bottom < 1.6 * max(line.size, previous.size):
+        return False
+    under = previous.column == -1 and line.x0 >= previous.x0 - line.size and line.x1 <= previous.x1 + line.size
+    return previous.column == line.column or under
+
+
+def _runs_on(line: Line) -> bool:
+    """Whether a line of running text runs to its column's right edge: the paragraph goes on."""
+    return line.x1 > line.right - line.size
 
 
 def _without_foreign_blocks(region: list[Line]) -> list[Line]:
