@@ -524,7 +524,7 @@ def test_a_hanging_indent_follows_the_list_where_its_lower_part_shifts_left():
     assert [r.raw_text for r in result.references] == [f"{a} {b} Second edition." for a, b in AUTHOR_YEAR_LINES]
 
 
-# --- floats on the pages of the list: captions --------------- -----------------------------------
+# --- floats on the pages of the list: captions and table notes -----------------------------------
 
 
 def test_an_appendix_figures_caption_among_the_references_is_left_out_whatever_its_lines_begin_with():
@@ -569,4 +569,18 @@ def test_a_caption_across_the_page_over_a_two_column_list_is_left_out():
                (x, 750, "description.")]
     second = caption + _author_year_columns(9, 16, 720)
     result = extract_references(_pages_pdf([first, second], size=8))
+    assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in AUTHOR_YEAR]
+
+
+def test_a_tables_note_on_a_float_page_among_the_references_is_left_out():
+    # AASTeX sets a table's notes under it as "Note—...", at the left edge the list's entries start at.
+    first = [(72, 740 - 14 * k, text) for k, text in enumerate(BODY_LINES)] + [(72, 580, "References")]
+    first += [(72 + (10 if n else 0), 560 - 33 * k - 11 * n, line)
+              for k in range(8) for n, line in enumerate(AUTHOR_YEAR[k])]
+    table = [(72, 700, "Table 5. Input parameters")]
+    table += [(72 + 150 * c, 680 - 13 * k, cell) for k in range(6)
+              for c, cell in enumerate((f"parameter {k}", f"{k}.5 +- 0.{k}", f"Author{k} et al. (2019)"))]
+    table += [(72, 590, "Note-Every value is from the literature; the sources are in the text.".replace("-", "\u2014"))]
+    third = _author_year_columns(9, 16, 720)
+    result = extract_references(_pages_pdf([first, table, third], size=8))
     assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in AUTHOR_YEAR]

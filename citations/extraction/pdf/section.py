@@ -236,12 +236,15 @@ def _is_heading(line: Line, following: Line) -> bool:
 # appendix or a chapter "Figure C1.", "Table A.2", "Figure 3.1".
 _CAPTION = re.compile(r"^(?:S\d+\s+|supplementary\s+)?(?:fig(?:ure)?|table|tab)\.?\s*"
                       r"(?:(?:[A-Z]\.?)?\d+(?:\.\d+)*|[IVX]+)\b\s*[.:|]?", re.IGNORECASE)
+# A table's notes under it: "Note—" (AASTeX), "Notes. (a) ..." (A&A), "Note: ...".
+_FLOAT_NOTE = re.compile(r"^(?:Notes?|NOTES?)\s*(?:[—–]|[.:](?:\s|[—–]))")
 _LABELLED = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}\.\s)")
 
 
 def _without_captions(region: list[Line]) -> list[Line]:
-    """The region without the captions of floats set among or after the references: a caption
-    line and the lines that follow it closely, up to a gap or a labelled reference.
+    """The region without the captions of floats set among or after the references, and the notes
+    under their tables: a caption line and the lines that follow it closely, up to a gap or a
+    labelled reference.
 
     A caption's line that runs to its edge goes on in the next line, whatever that begins with
     ("1. (b) Panel ..." after "... shown in Figure"). A caption across the page over a list in two
@@ -249,7 +252,7 @@ def _without_captions(region: list[Line]) -> list[Line]:
     kept, in_caption, previous = [], False, None
     for line in region:
         text = line.text.strip()
-        if _CAPTION.match(text) and not _LABELLED.match(text):
+        if (_CAPTION.match(text) or _FLOAT_NOTE.match(text)) and not _LABELLED.match(text):
             in_caption = True
         elif in_caption:
             if not _closely_below(previous, line) or (_LABELLED.match(text) and not _runs_on(previous)):
