@@ -584,3 +584,18 @@ def test_a_tables_note_on_a_float_page_among_the_references_is_left_out():
     third = _author_year_columns(9, 16, 720)
     result = extract_references(_pages_pdf([first, table, third], size=8))
     assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in AUTHOR_YEAR]
+
+
+def test_a_running_head_below_a_drafts_crop_marks_is_dropped():
+    # A draft class sets a page smaller than the paper, its crop marks and a stamp above it: the
+    # marks take the top rows, and the running head stands further in than the outer 14%.
+    def top(page: int) -> list[tuple[float, float, str]]:
+        return [(200, 770, f"main -- 2021/2/15 -- page {page}"), (20, 745, "+"), (580, 745, "+"),
+                (72, 670, f"{page}  A. Author et al." if page % 2 == 0 else f"A study of cases  {page}")]
+
+    first = top(1) + [(72, 640 - 14 * k, text) for k, text in enumerate(BODY_LINES * 2)]
+    first += [(72, 340, "References")] + _labelled_lines(1, 5, 320)
+    pages = [first] + [top(page) + _labelled_lines(a, b, 640) for page, (a, b) in enumerate(
+        [(6, 8), (9, 11), (12, 14)], start=2)]
+    result = extract_references(_pages_pdf(pages))
+    assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in NUMBERED]

@@ -53,8 +53,10 @@ class MarginWords:
         rows = group_lines(words, -1, keep_words=True)
         # Not only the outer tenth: Springer's llncs printed on letter paper sets its running
         # head further in, and page numbers may stand there too.
-        for row in rows[:2] + rows[-2:]:
-            if row[0].bottom > 0.86 * height or row[0].bottom < 0.14 * height:
+        outer = _outer_rows(rows)
+        top, foot = _printed_edges(outer, height)
+        for row in outer:
+            if _marks_only(row) or row[0].bottom > top - BAND * height or row[0].bottom < foot + BAND * height:
                 self._candidates.append(_Row.of(number, row, position))
         # A header on one page only (or a footer on the first) cannot repeat. It stands apart
         # from the text by more than two lines, and above (below) where other pages' text
@@ -165,6 +167,37 @@ class _Row:
 
 
 _NUMBER = re.compile(r"^\d{1,5}$")
+OUTER_TEXT_ROWS = 2
+BAND = 0.14                     # of the page's height, from its edge as printed
+
+
+def _outer_rows(rows: list[list[TextWord]]) -> list[list[TextWord]]:
+    """The rows at the top and foot of a page that may hold a running header, footer or page
+    number: the two top-most and the two bottom-most rows of text, and the rows of marks only
+    above or below them, which take no row's place."""
+    outer: dict[int, list[TextWord]] = {}
+    for ordered in (rows, rows[::-1]):
+        text_rows = 0
+        for row in ordered:
+            if text_rows == OUTER_TEXT_ROWS:
+                break
+            outer[id(row[0])] = row
+            text_rows += not _marks_only(row)
+    return list(outer.values())
+
+
+def _marks_only(row: list[TextWord]) -> bool:
+    """A row without a letter or a digit: a draft's crop marks ("✐"), not the document's text."""
+    return not any(ch.isalnum() for w in row for ch in w.text)
+
+
+def _printed_edges(outer: list[list[TextWord]], height: float) -> tuple[float, float]:
+    """Where the page as printed has its top and foot edges: a draft class sets the page smaller
+    than the paper and marks its corners, and its running head stands an outer band in from the
+    marks, not from the paper's edge. Without marks, the paper's edges."""
+    top = [row[0].bottom for row in outer if _marks_only(row) and row[0].bottom > height / 2]
+    foot = [row[0].bottom for row in outer if _marks_only(row) and row[0].bottom <= height / 2]
+    return min(top, default=height), max(foot, default=0.0)
 
 
 class _Number(NamedTuple):
