@@ -160,6 +160,17 @@ def _mnras_eprint(call: Call) -> str | None:
     return None if archive is None else f"{verbatim(archive)}:{verbatim(identifier or '')}"
 
 
+def _acm_eprint(call: Call) -> str | None:
+    """acmart's \\showeprint[arxiv]{2101.00001} prints arXiv:2101.00001 (arxiv is the default
+    archive), [pubmed] PubMed:..., and any other archive as written before a colon."""
+    archive, identifier = call.arguments
+    if identifier is None:
+        return None
+    archive = verbatim(archive or "arxiv").strip()
+    shown = {"arxiv": "arXiv", "pubmed": "PubMed"}.get(archive.lower(), archive)
+    return f"{shown}:{verbatim(identifier).strip()}"
+
+
 def _texts(call: Call) -> list[str]:
     """The call's arguments as text; one not given is empty."""
     return [latex_to_text(argument or "") for argument in call.arguments]
@@ -281,6 +292,7 @@ _COMMANDS: dict[str, Command] = {name: Command(prints=text) for name, text in _W
     "bfnm": Command("m", _given_name),
     "mn@doi": Command("om", _mnras_doi),
     "mn@eprint": Command("mm", _mnras_eprint),
+    "showeprint": Command("om", _acm_eprint),
     # apacite. A title comes twice, as written and as printed (sentence case): the second prints.
     # The meta-analysis star is printed only for works the document marks, which the .bbl does not
     # say; a sort key and the back-references' hook print nothing.

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from citations.extraction.latex_references import extract_references
+from citations.parsing.identifiers import find_identifiers
 from tests.extraction.test_source_package import MAIN_TEX, tar_bytes
 
 UNARXIVE = (Path(__file__).resolve().parents[3] / "shared" / "data" / "unarxive-sample"
@@ -322,6 +323,17 @@ def test_acm_bbl_leaves_out_the_identifiers_its_style_hides():
     assert reference.raw_text == (
         "Jeffrey Dean and Sanjay Ghemawat. 2008. MapReduce: Simplified Data Processing on Large Clusters. "
         "Commun. ACM 51, 1 (Jan. 2008), 107–113. https://doi.org/10.1145/1327452.1327492")
+
+
+def test_acm_bbl_prints_an_eprint_as_acmart_does():
+    bbl = ACM_BBL.replace(r"\showISSN{0001-0782}", r"\showeprint[arxiv]{2101.00001}").replace(
+        r"\showISBNx{978-1-4503-3531-7}", r"\showeprint[pubmed]{12345678}")
+    (reference,) = extract_references(tar_bytes({"main.tex": MAIN_TEX, "main.bbl": bbl})).references
+
+    assert reference.raw_text.endswith(
+        "107–113. arXiv:2101.00001 PubMed:12345678 https://doi.org/10.1145/1327452.1327492")
+    # read as the arXiv id it is, which the record links by
+    assert ("arxiv", "2101.00001") in {(i.kind, i.value) for i in find_identifiers(reference.raw_text)}
 
 
 def test_single_gzipped_tex_with_its_own_thebibliography():
