@@ -164,8 +164,10 @@ def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[Text
             words.append(TextWord(page, x0, x1, bottom, top, word, size, bold))
         run.clear()
 
+    ligatures = _ligatures(textpage, raw, text, count) if _LIGATURE_CODE.search(text) else {}
     previous = None
     for i, ch in (_indexed(text, count) if _ASTRAL.search(text) else enumerate(text[:count])):
+        ch = ligatures.get(i, ch)
         if ch.isspace():
             if run:
                 flush()
@@ -223,6 +225,29 @@ def _compose_accents(word: str) -> str:
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+# TeX's text fonts hold their ligatures at codes 11-15 (OT1) and 27-31 (T1), ff fi fl ffi ffl in
+# both. A bitmap (Type 3) font that dvips or pdfTeX made of them names its glyphs by number
+# (/a12), so the text layer says the code itself, a control character: "signi\x0ccance", and
+# \x0c, \x0b and \x1c-\x1f count as spaces, which cut the word in two.
+_LIGATURES = dict(zip("\x0b\x0c\x0d\x0e\x0f", ("ff", "fi", "fl", "ffi", "ffl"))) | dict(
+    zip("\x1b\x1c\x1d\x1e\x1f", ("ff", "fi", "fl", "ffi", "ffl")))
+_LIGATURE_CODE = re.compile("[" + "".join(_LIGATURES) + "]")
+
+
+def _ligatures(textpage, raw, text: str, count: int) -> dict[int, str]:
+    """PDFium's index -> the ligature's letters, for each ligature code the page's fonts drew.
+
+    Only a code drawn next to a letter: PDFium's own line breaks (\r) are generated, not drawn,
+    and the same codes of TeX's math fonts (cmmi's alpha to epsilon) stand apart from words."""
+    characters = list(_indexed(text, count) if _ASTRAL.search(text) else enumerate(text[:count]))
+    found = {}
+    for k, (i, ch) in enumerate(characters):
+        if ch in _LIGATURES and not raw.FPDFText_IsGenerated(textpage, i):
+            beside = characters[max(k - 1, 0):k] + characters[k + 1:k + 2]
+            if any(c.isalpha() for _, c in beside):
+                found[i] = _LIGATURES[ch]
+    return found
 
 
 def _indexed(text: str, count: int):
