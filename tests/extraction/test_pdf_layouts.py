@@ -16,17 +16,23 @@ def hand_pdf(lines: list[tuple], *, size: float = 10, astral: str = "") -> bytes
 
     With astral set, the byte '@' is shown as Helvetica's '@' but its ToUnicode mapping says it is
     that character (outside the Basic Multilingual Plane, like a math italic from a TeX font).
+    A text may be a list of runs (font, text), font "F1" or "F2": two font objects, both Helvetica.
     """
     def escape(text: str) -> str:
         return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
-    content = "".join(f"BT /F1 {rest[0] if rest else size} Tf {x:.2f} {y:.2f} Td ({escape(text)}) Tj ET\n"
+    def shown(text: str | list[tuple[str, str]], points: float) -> str:
+        runs = [("F1", text)] if isinstance(text, str) else text
+        return " ".join(f"/{font} {points} Tf ({escape(run)}) Tj" for font, run in runs)
+
+    content = "".join(f"BT {x:.2f} {y:.2f} Td {shown(text, rest[0] if rest else size)} ET\n"
                       for x, y, text, *rest in lines)
+    second_font = 7 if astral else 6
     objects = [
         "<< /Type /Catalog /Pages 2 0 R >>",
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        "/Resources << /Font << /F1 5 0 R >> >> >>",
+        f"/Resources << /Font << /F1 5 0 R /F2 {second_font} 0 R >> >> >>",
         f"<< /Length {len(content.encode('latin-1'))} >>\nstream\n{content}endstream",
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding"
         + (" /ToUnicode 6 0 R" if astral else "") + " >>",
@@ -42,6 +48,8 @@ def hand_pdf(lines: list[tuple], *, size: float = 10, astral: str = "") -> bytes
                 "1 beginbfrange <41> <7E> <0041> endbfrange\n"
                 "endcmap CMapName currentdict /CMap defineresource pop end end\n")
         objects.append(f"<< /Length {len(cmap)} >>\nstream\n{cmap}endstream")
+    objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding "
+                   "/FirstChar 12 /LastChar 12 /Widths [778] >>")
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
     offsets = []
@@ -92,6 +100,13 @@ def test_ligatures_of_a_tex_bitmap_font_are_read_as_their_letters():
     assert [r.raw_text for r in result.references] == [
         f"A. Author{i}, The significance of {i} finite differences, effects and -helices, J. Phys. {i} (2020)."
         for i in range(1, 7)]
+
+
+def test_a_symbol_fonts_code_beside_a_letter_is_no_ligature():
+    # cmsy's solar circle is code 12 too, set after an "M" of another font: "1.4 M\u2609 stars".
+    line = [("F1", "Mass of 1.4 M"), ("F2", "\x0c "), ("F1", "stars and the signi\x0ccance")]
+    words, _ = read_words(hand_pdf([(72, 700, line)]))
+    assert [w.text for w in words] == ["Mass", "of", "1.4", "M", "stars", "and", "the", "significance"]
 
 
 def _width(text: str, size: float = 10) -> float:

@@ -238,16 +238,31 @@ _LIGATURE_CODE = re.compile("[" + "".join(_LIGATURES) + "]")
 def _ligatures(textpage, raw, text: str, count: int) -> dict[int, str]:
     """PDFium's index -> the ligature's letters, for each ligature code the page's fonts drew.
 
-    Only a code drawn next to a letter: PDFium's own line breaks (\r) are generated, not drawn,
-    and the same codes of TeX's math fonts (cmmi's alpha to epsilon) stand apart from words."""
+    Only a code drawn (not PDFium's line break, \\r\\n, which it does not always mark as made up)
+    in the same font as a letter next to it: the same codes of TeX's math and symbol fonts (cmmi's
+    alpha, cmsy's solar circle after "M") are set in a font of their own."""
     characters = list(_indexed(text, count) if _ASTRAL.search(text) else enumerate(text[:count]))
     found = {}
     for k, (i, ch) in enumerate(characters):
-        if ch in _LIGATURES and not raw.FPDFText_IsGenerated(textpage, i):
-            beside = characters[max(k - 1, 0):k] + characters[k + 1:k + 2]
-            if any(c.isalpha() for _, c in beside):
-                found[i] = _LIGATURES[ch]
+        after = characters[k + 1:k + 2]
+        if ch not in _LIGATURES or (ch == "\r" and after and after[0][1] == "\n") \
+                or raw.FPDFText_IsGenerated(textpage, i):
+            continue
+        font = _font(textpage, raw, i)
+        if font and any(c.isalpha() and _font(textpage, raw, j) == font
+                        for j, c in characters[max(k - 1, 0):k] + after):
+            found[i] = _LIGATURES[ch]
     return found
+
+
+def _font(textpage, raw, index: int) -> int | None:
+    """The address of the font a character was drawn in (one object for the whole document)."""
+    import ctypes
+
+    text_object = raw.FPDFText_GetTextObject(textpage, index)
+    if not text_object:
+        return None
+    return ctypes.cast(raw.FPDFTextObj_GetFont(text_object), ctypes.c_void_p).value
 
 
 def _indexed(text: str, count: int):
