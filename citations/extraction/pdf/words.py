@@ -164,10 +164,10 @@ def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[Text
             words.append(TextWord(page, x0, x1, bottom, top, word, size, bold))
         run.clear()
 
-    ligatures = _ligatures(textpage, raw, text, count) if _LIGATURE_CODE.search(text) else {}
+    tex_codes = _tex_codes(textpage, raw, text, count) if _TEX_CODE.search(text) else {}
     previous = None
     for i, ch in (_indexed(text, count) if _ASTRAL.search(text) else enumerate(text[:count])):
-        ch = ligatures.get(i, ch)
+        ch = tex_codes.get(i, ch)
         if ch.isspace():
             if run:
                 flush()
@@ -227,31 +227,33 @@ def _compose_accents(word: str) -> str:
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 # TeX's text fonts hold their ligatures at codes 11-15 (OT1) and 27-31 (T1), ff fi fl ffi ffl in
-# both. A bitmap (Type 3) font that dvips or pdfTeX made of them names its glyphs by number
-# (/a12), so the text layer says the code itself, a control character: "signi\x0ccance", and
-# \x0c, \x0b and \x1c-\x1f count as spaces, which cut the word in two.
-_LIGATURES = dict(zip("\x0b\x0c\x0d\x0e\x0f", ("ff", "fi", "fl", "ffi", "ffl"))) | dict(
-    zip("\x1b\x1c\x1d\x1e\x1f", ("ff", "fi", "fl", "ffi", "ffl")))
-_LIGATURE_CODE = re.compile("[" + "".join(_LIGATURES) + "]")
+# both, and T1 its dashes at 21 and 22. A font that names its glyphs by number (/a12: a bitmap,
+# Type 3, font of dvips or pdfTeX) or maps them to no letter gives the text layer the code itself,
+# a control character: "signi\x0ccance", "1457\x151493"; \x0c, \x0b and \x1c-\x1f count as
+# spaces, which cut the word in two.
+_LIGATURES = "ff", "fi", "fl", "ffi", "ffl"
+_TEX_CODES = dict(zip("\x0b\x0c\x0d\x0e\x0f", _LIGATURES)) | dict(zip("\x1b\x1c\x1d\x1e\x1f", _LIGATURES)) | {
+    "\x15": "\u2013", "\x16": "\u2014"}
+_TEX_CODE = re.compile("[" + "".join(_TEX_CODES) + "]")
 
 
-def _ligatures(textpage, raw, text: str, count: int) -> dict[int, str]:
-    """PDFium's index -> the ligature's letters, for each ligature code the page's fonts drew.
+def _tex_codes(textpage, raw, text: str, count: int) -> dict[int, str]:
+    """PDFium's index -> what a TeX text font's code stands for, for each such code the page drew.
 
     Only a code drawn (not PDFium's line break, \\r\\n, which it does not always mark as made up)
-    in the same font as a letter next to it: the same codes of TeX's math and symbol fonts (cmmi's
-    alpha, cmsy's solar circle after "M") are set in a font of their own."""
+    in the same font as a letter or digit next to it: the same codes of TeX's math and symbol fonts
+    (cmmi's alpha and lambda, cmsy's solar circle after "M") are set in a font of their own."""
     characters = list(_indexed(text, count) if _ASTRAL.search(text) else enumerate(text[:count]))
     found = {}
     for k, (i, ch) in enumerate(characters):
         after = characters[k + 1:k + 2]
-        if ch not in _LIGATURES or (ch == "\r" and after and after[0][1] == "\n") \
+        if ch not in _TEX_CODES or (ch == "\r" and after and after[0][1] == "\n") \
                 or raw.FPDFText_IsGenerated(textpage, i):
             continue
         font = _font(textpage, raw, i)
-        if font and any(c.isalpha() and _font(textpage, raw, j) == font
+        if font and any(c.isalnum() and _font(textpage, raw, j) == font
                         for j, c in characters[max(k - 1, 0):k] + after):
-            found[i] = _LIGATURES[ch]
+            found[i] = _TEX_CODES[ch]
     return found
 
 
