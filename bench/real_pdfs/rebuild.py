@@ -2,6 +2,7 @@
 
     python bench/real_pdfs/rebuild.py [--mirrors /work/.mirror] [--out /work/realpdf] [--find-bibs]
                                       [--manifest bench/real_pdfs/manifest-2.json --out /work/realpdf-2]
+                                      [--manifest bench/real_pdfs/manifest-3.json --out /work/realpdf-3]
 
 Each repository in manifest.json must first be fetched (the session's fetch tool puts a bare git
 directory under /work/.mirror/<owner>+<name>/). For every paper this writes OUT/<slug>/paper.pdf
