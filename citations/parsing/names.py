@@ -15,7 +15,8 @@ _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?
 # Words that make a name an organisation's, which has no given and family names to split.
 _GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|association|society|organi[sz]ation|network"
                     r"|foundation|council|institute|corporation|corp|inc|ltd|llc|gmbh|technologies|laboratory"
-                    r"|administration|agency|commission|ministry|department)\b", re.I)
+                    r"|administration|agency|commission|ministry|department|forum|alliance|project|community"
+                    r"|company|university|centre|center|initiative|programme|federation|labs?)\b", re.I)
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
               "ter", "el", "al", "bin", "ibn", "st", "st."}
@@ -23,7 +24,8 @@ _SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 
 
 def _initials_only(part: str) -> bool:
-    words = part.replace(".", ". ").split()
+    # "K.-C." is one hyphenated pair of initials, as "K-C." is.
+    words = part.replace(".-", "-").replace(".", ". ").split()
     return bool(words) and all(_INITIAL.match(w) or w.lower() in _SUFFIXES for w in words)
 
 
@@ -86,10 +88,27 @@ def _name(text: str, family: str | None = None, given: str | None = None) -> Per
     if not words:
         return PersonName("", None, None)
     core = [w for w in words if w.lower().strip(",") not in _SUFFIXES] or words
-    if len(core) > 1 and _initials_only(" ".join(core[1:])) and not _initials_only(core[0]):
-        return PersonName(text, core[0], " ".join(core[1:]))          # "Smith JK"
+    family_words = _family_before_initials(core)
+    if family_words:                                    # "Smith JK", "Dalla Vecchia C.", "van Dokkum P. G."
+        return PersonName(text, " ".join(core[:family_words]), " ".join(core[family_words:]))
     start = len(core) - 1
     while start > 0 and core[start - 1].lower() in _PARTICLES:
         start -= 1
     family, given = " ".join(core[start:]), " ".join(core[:start])
     return PersonName(text, family.strip(" .") or None, given or None)
+
+
+def _family_before_initials(words: list[str]) -> int:
+    """How many words a family name written before its initials holds ("Dalla Vecchia C.", as
+    MNRAS and A&A print names), or 0 where the name is not written so: the initials end it (words
+    of at most three letters: "GOYAL" is a name in capitals), and before them stand one to four
+    words that are no initials, capitalised or particles."""
+    end = len(words)
+    while end > 0 and _initials_only(words[end - 1]) and sum(c.isalpha() for c in words[end - 1]) <= 3:
+        end -= 1
+    if end == len(words) or not 0 < end <= 4:
+        return 0
+    family = words[:end]
+    if any(_initials_only(w) for w in family) or not all(w[:1].isupper() or w.lower() in _PARTICLES for w in family):
+        return 0
+    return end

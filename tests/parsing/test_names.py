@@ -46,3 +46,20 @@ def test_an_organisation_is_one_name_not_a_given_and_a_family_name():
     assert families("The Cancer Genome Atlas Research Network") == [("The Cancer Genome Atlas Research Network", None)]
     assert families("Redis Ltd") == [("Redis Ltd", None)]
     assert families("Python Software Foundation") == [("Python Software Foundation", None)]
+    assert families("O-RAN Alliance") == [("O-RAN Alliance", None)]
+    assert families("Thinking Machines Lab") == [("Thinking Machines Lab", None)]
+
+
+def test_a_family_name_of_several_words_before_its_initials_is_whole():
+    # MNRAS and A&A print the family name first, initials after, no comma between.
+    assert families("Dalla Vecchia C., Schaye J.") == [("Dalla Vecchia", "C."), ("Schaye", "J.")]
+    assert families("van Dokkum P. G., da Cunha E., Le Cras C.") == [
+        ("van Dokkum", "P. G."), ("da Cunha", "E."), ("Le Cras", "C.")]
+    assert families("Vander Heiden MG, Cantley LC") == [("Vander Heiden", "MG"), ("Cantley", "LC")]
+    # a word of capitals longer than initials is a name: given first, its family name is last
+    assert families("Jane SMITH, John DOWLING") == [("SMITH", "Jane"), ("DOWLING", "John")]
+
+
+def test_hyphenated_initials_with_stops_are_initials():
+    assert families("Hou K.-C., Hirashita H.") == [("Hou", "K.-C."), ("Hirashita", "H.")]
+    assert families("Demory, B.-O., Gillon, M., de Wit, J.") == [("Demory", "B.-O."), ("Gillon", "M."), ("de Wit", "J.")]
