@@ -216,6 +216,28 @@ def organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list
     return labels[:start] + ["author"] * (stop - start) + [OTHER] + labels[stop + 1:]
 
 
+def organisation_before_a_quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Cloud Native Computing Foundation, “Gitops best practices ...,” CNCF, Tech. Rep.": with no
+    author labelled, a few capitalised words opening the reference, read into the title, then a comma
+    and a title in quotes closed later on, are the organisation that wrote it (IEEE's styles print
+    the authors, a comma, then the title in quotes)."""
+    if "author" in labels:
+        return labels
+    text = [t.text for t in tokens]
+    quote = next((k for k in range(2, min(len(text) - 2, 12)) if text[k] in ("“", "\"") and text[k - 1] == ","), None)
+    if quote is None or ("”" if text[quote] == "“" else "\"") not in text[quote + 2:]:
+        return labels
+    words = text[:quote - 1]
+    if "title" not in labels[:quote - 1] or any(label not in ("title", OTHER) for label in labels[:quote - 1]):
+        return labels              # a magazine's name before its article's title is its container
+    if not words[0][:1].isupper() and not words[0][:1].isdigit():
+        return labels
+    if not all((w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS) and not YEAR.fullmatch(w)
+               for w in words) or any(is_initial(tokens, k) for k in range(len(words))):
+        return labels              # "J. Smith, “Title,”" is a person's name the tagger missed
+    return ["author"] * len(words) + [OTHER] + labels[quote:]
+
+
 _HEAD_LABELS = {"author", "volume", "note", OTHER}
 
 

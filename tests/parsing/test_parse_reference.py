@@ -405,6 +405,20 @@ def test_a_title_read_as_a_container_before_the_journal_is_the_title():
     assert kept.title is None
 
 
+def test_an_organisation_before_a_quoted_title_is_its_author_not_the_titles_opening():
+    # IEEE's styles: the authors, a comma, the title in quotes.
+    text = ("Cloud Native Computing Foundation, “Gitops best practices for network automation,” CNCF, Tech. Rep. "
+            "CNCF-TR-007, April 2025.")
+    parsed = _read_as(text, title="Cloud Native Computing Foundation, “Gitops best practices for network automation",
+                      date="2025")
+    assert (parsed.authors, parsed.title) == (("Cloud Native Computing Foundation",),
+                                              "Gitops best practices for network automation")
+    # a magazine's name the tagger read as the container stays the container
+    magazine = _read_as("Business Week, “More Companies Borrow Direct,” May 18, 1968.", journal="Business Week",
+                        title="More Companies Borrow Direct", date="1968")
+    assert (magazine.authors, magazine.container) == ((), "Business Week")
+
+
 def test_an_organisation_opening_the_reference_is_its_author_not_the_titles_opening():
     parsed = _read_as("Python Software Foundation. asyncio: Asynchronous I/O in CPython. https://docs.python.org/3/, "
                       "2026.", title="Python Software Foundation. asyncio: Asynchronous I/O in CPython", date="2026")
