@@ -5,6 +5,7 @@ from citations.parsing.cues import CUES
 from citations.parsing.label_runs import YEAR, cut_short, first_run, initials_first, is_initial
 from citations.parsing.labels import OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
+from citations.parsing.names import GROUP
 from citations.parsing.tokens import Token
 
 
@@ -12,7 +13,8 @@ def family_name_opening_a_title(tokens: list[Token], labels: list[str]) -> list[
     """ "Z. Guo, N. Ohta, and S. Tsujikawa Realizing scale-invariant...": in a list whose names put
     the initials first, a last name of initials alone is missing its family name, and the capitalised
     word after it is that, though no comma parts it from the title ("Murakami K. Endoscopic..." and
-    "Green, B. Renovation..." put the family name first, and are left alone)."""
+    "Green, B. Renovation..." put the family name first, and are left alone); "M. O'Hara, Flow
+    toxicity ...": the word is whole, its apostrophe or hyphen and what follows included."""
     found = first_run(labels, "title")
     if found is None:
         return labels
@@ -35,7 +37,14 @@ def family_name_opening_a_title(tokens: list[Token], labels: list[str]) -> list[
         k -= 1
     if not initials or not initials_first(tokens, labels):     # not "Green, B.", whose family comes first
         return labels
-    return labels[:stop] + ["author"] * (i + 1 - stop) + labels[i + 1:]
+    end = i + 1                    # the whole word: "O'Hara", "Smith-Jones"
+    while end + 1 < j and tokens[end].start == tokens[end - 1].end and tokens[end].text in _INSIDE_A_NAME \
+            and tokens[end + 1].start == tokens[end].end and tokens[end + 1].text[:1].isupper():
+        end += 2
+    return labels[:stop] + ["author"] * (end - stop) + labels[end:]
+
+
+_INSIDE_A_NAME = {"'", "’", "-"}
 
 
 def title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> list[str]:
@@ -236,6 +245,29 @@ def organisation_before_a_quoted_title(tokens: list[Token], labels: list[str]) -
                for w in words) or any(is_initial(tokens, k) for k in range(len(words))):
         return labels              # "J. Smith, “Title,”" is a person's name the tagger missed
     return ["author"] * len(words) + [OTHER] + labels[quote:]
+
+
+def organisation_before_a_comma_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Joint Committee for Guides in Metrology, Evaluation of measurement data ...": with no author
+    labelled, the title's first comma-parted piece, of capitalised words and connectors only and naming
+    an organisation (a committee, an office, a foundation: names.py's words), with more title after the
+    comma, is the organisation that wrote it."""
+    found = first_run(labels, "title")
+    if "author" in labels or found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    if any(t[:1].isalnum() for t in text[:i]):
+        return labels
+    comma = next((k for k in range(i + 2, min(j - 2, i + 20)) if text[k] == ","), None)
+    if comma is None:
+        return labels
+    words = text[i:comma]
+    if not all(w[:1].isupper() or w in _NAME_CONNECTORS or w in ("in", "at") for w in words) \
+            or not text[comma + 1][:1].isupper() \
+            or not GROUP.search(" ".join(words)) or sum(w[:1].isupper() for w in words) < 2:
+        return labels
+    return labels[:i] + ["author"] * (comma - i) + [OTHER] + labels[comma + 1:]
 
 
 _HEAD_LABELS = {"author", "volume", "note", OTHER}

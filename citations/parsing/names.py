@@ -12,10 +12,11 @@ from citations.parsing.parser import PersonName
 _AND = re.compile(r"\s*;\s*|\s+(?:(?i:and)|und|et|y|e)\s+|\s*&\s*|,\s*(?:(?i:and)|&)\s+")
 _ET_AL = re.compile(r"[,;]?\s*\b(?:et\.?\s*al\b\.?|and others|u\.\s*a\.|\.\.\.|…)\s*", re.I)
 _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?)*$|^[A-Z]{1,3}$")
-# Words that make a name an organisation's, which has no given and family names to split.
-_GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|association|society|organi[sz]ation|network"
+# Words that make a name an organisation's, which has no given and family names to split (and
+# which author_rules.py reads an organisation by).
+GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|association|society|organi[sz]ation|network"
                     r"|foundation|council|institute|corporation|corp|inc|ltd|llc|gmbh|technologies|laboratory"
-                    r"|administration|agency|commission|ministry|department|forum|alliance|project|community"
+                    r"|administration|agency|commission|ministry|department|office|board|forum|alliance|project|community"
                     r"|company|university|centre|center|initiative|programme|federation|labs?)\b", re.I)
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
@@ -83,7 +84,7 @@ def _name(text: str, family: str | None = None, given: str | None = None) -> Per
     if family is not None:
         return PersonName(text, family.strip(" .,") or None, (given or "").strip(" ,") or None)
     words = text.split()
-    if _GROUP.search(text):
+    if GROUP.search(text):
         return PersonName(text, text, None)
     if not words:
         return PersonName("", None, None)

@@ -13,6 +13,7 @@ from citations.parsing.author_rules import (
     family_name_opening_a_title,
     name_before_a_colon_opening_a_title,
     names_opening_a_title,
+    organisation_before_a_comma_opening_a_title,
     organisation_before_a_quoted_title,
     organisation_opening_a_title,
     package_read_as_an_author,
@@ -50,6 +51,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
     for rule in (journal_cut_at_a_stop, _named_document_title, _page_named_before_its_link,
                  _software_before_empty_pieces, organisation_opening_a_title, organisation_before_a_quoted_title,
+                 organisation_before_a_comma_opening_a_title,
                  _lettered_year_opening_a_title,
                  _year_inside_a_titles_opening, collaboration_in_brackets, family_name_opening_a_title,
                  names_opening_a_title, author_list_tail_opening_a_title, title_read_as_the_last_author,

@@ -419,6 +419,31 @@ def test_an_organisation_before_a_quoted_title_is_its_author_not_the_titles_open
     assert (magazine.authors, magazine.container) == ((), "Business Week")
 
 
+def test_an_organisation_before_a_comma_opening_the_title_is_its_author():
+    text = ("Joint Committee for Guides in Metrology, Evaluation of measurement data—guide to the expression of "
+            "uncertainty in measurement, JCGM 100:2008, 2008.")
+    parsed = _read_as(text, title="Joint Committee for Guides in Metrology, Evaluation of measurement data—guide to "
+                                  "the expression of uncertainty in measurement", date="2008")
+    assert (parsed.authors, parsed.title) == (
+        ("Joint Committee for Guides in Metrology",),
+        "Evaluation of measurement data—guide to the expression of uncertainty in measurement")
+    # a title whose first piece names no organisation keeps its comma
+    listed = _read_as("Monetary Policy, Parameter Uncertainty, and Optimal Learning, 1999.",
+                      title="Monetary Policy, Parameter Uncertainty, and Optimal Learning", date="1999")
+    assert (listed.authors, listed.title) == ((), "Monetary Policy, Parameter Uncertainty, and Optimal Learning")
+
+
+def test_the_last_family_name_read_as_the_titles_opening_is_taken_whole():
+    # "M. O'Hara": the tagger read the family name as the title's first word; it is the whole word.
+    text = ("D. Easley, M. M. López de Prado, M. O'Hara, Flow toxicity and liquidity in a high-frequency world, "
+            "The Review of Financial Studies 25 (5) (2012) 1457–1493.")
+    parsed = _read_runs(text, [("author", "D. Easley, M. M. López de Prado, M"),
+                               ("title", "O'Hara, Flow toxicity and liquidity in a high-frequency world"),
+                               ("journal", "The Review of Financial Studies"), ("date", "2012")])
+    assert parsed.title == "Flow toxicity and liquidity in a high-frequency world"
+    assert [n.family for n in parsed.names] == ["Easley", "de Prado", "O'Hara"]
+
+
 def test_an_organisation_opening_the_reference_is_its_author_not_the_titles_opening():
     parsed = _read_as("Python Software Foundation. asyncio: Asynchronous I/O in CPython. https://docs.python.org/3/, "
                       "2026.", title="Python Software Foundation. asyncio: Asynchronous I/O in CPython", date="2026")
