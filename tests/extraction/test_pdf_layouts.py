@@ -533,12 +533,16 @@ def test_a_running_head_a_little_inside_the_outer_tenth_is_no_part_of_a_referenc
     def head(page: int) -> list[tuple[float, float, str]]:
         return [(72, 690, f"{page} A STUDY OF CASES, AND WHAT THEY SHOW" if page % 2 else f"A. AUTHOR ET AL. {page}")]
 
-    first = head(1) + [(72, 660 - 14 * k, text) for k, text in enumerate(BODY_LINES * 2)]
-    first += [(72, 360, "References")] + _labelled_lines(1, 5, 340)
-    pages = [first] + [head(page) + _labelled_lines(a, b, 660) for page, (a, b) in enumerate(
-        [(6, 8), (9, 11), (12, 14)], start=2)]
-    result = extract_references(_pages_pdf(pages))
+    result = extract_references(_pages_pdf(_numbered_list_under(head, 660)))
     assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in NUMBERED]
+
+
+def _numbered_list_under(head, top: float) -> list[list[tuple[float, float, str]]]:
+    """Four pages, each under head(page): body text from top, then the heading and the NUMBERED list."""
+    first = head(1) + [(72, top - 14 * k, text) for k, text in enumerate(BODY_LINES * 2)]
+    first += [(72, top - 300, "References")] + _labelled_lines(1, 5, top - 320)
+    return [first] + [head(page) + _labelled_lines(a, b, top) for page, (a, b) in enumerate(
+        [(6, 8), (9, 11), (12, 14)], start=2)]
 
 
 def test_a_hanging_indent_follows_the_list_where_its_lower_part_shifts_left():
@@ -625,9 +629,5 @@ def test_a_running_head_below_a_drafts_crop_marks_is_dropped():
         return [(200, 770, f"main -- 2021/2/15 -- page {page}"), (20, 745, "+"), (580, 745, "+"),
                 (72, 670, f"{page}  A. Author et al." if page % 2 == 0 else f"A study of cases  {page}")]
 
-    first = top(1) + [(72, 640 - 14 * k, text) for k, text in enumerate(BODY_LINES * 2)]
-    first += [(72, 340, "References")] + _labelled_lines(1, 5, 320)
-    pages = [first] + [top(page) + _labelled_lines(a, b, 640) for page, (a, b) in enumerate(
-        [(6, 8), (9, 11), (12, 14)], start=2)]
-    result = extract_references(_pages_pdf(pages))
+    result = extract_references(_pages_pdf(_numbered_list_under(top, 640)))
     assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in NUMBERED]
