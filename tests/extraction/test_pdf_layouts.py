@@ -93,8 +93,8 @@ def test_ligatures_and_dashes_of_a_tex_bitmap_font_are_read_as_what_they_are():
     # A Type 3 font that names its glyphs by number gives the text layer the font's codes: OT1's
     # fi is 12 (a form feed, which splits the word), T1's ff is 27 and its en dash 21. A code
     # standing apart (cmmi's alpha at 11) is no ligature.
-    lines = [("A. Author{i}, The signi\x0ccance of {i} \x0cnite di\x1berences, e\x0bects and \x0b-helices, "
-              "J. Phys. {i} (2020) 1457\x151493.").format(i=i) for i in range(1, 7)]
+    lines = [f"A. Author{i}, The signi\x0ccance of {i} \x0cnite di\x1berences, e\x0bects and \x0b-helices, "
+             f"J. Phys. {i} (2020) 1457\x151493." for i in range(1, 7)]
     placed = _page(BODY_LINES + ["References"] + [f"[{i}] {text}" for i, text in enumerate(lines, start=1)])
     result = extract_references(hand_pdf(placed, size=8))
     assert [r.raw_text for r in result.references] == [

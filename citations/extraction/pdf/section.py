@@ -254,9 +254,8 @@ def _without_captions(region: list[Line]) -> list[Line]:
         text = line.text.strip()
         if (_CAPTION.match(text) or _FLOAT_NOTE.match(text)) and not _LABELLED.match(text):
             in_caption = True
-        elif in_caption:
-            if not _closely_below(previous, line) or (_LABELLED.match(text) and not _runs_on(previous)):
-                in_caption = False
+        elif in_caption and (not _closely_below(previous, line) or (_LABELLED.match(text) and not _runs_on(previous))):
+            in_caption = False
         if not in_caption:
             kept.append(line)
         previous = line
