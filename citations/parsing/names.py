@@ -16,8 +16,9 @@ _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?
 # which author_rules.py reads an organisation by).
 GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|association|society|organi[sz]ation|network"
                     r"|foundation|council|institute|corporation|corp|inc|ltd|llc|gmbh|technologies|laboratory"
-                    r"|administration|agency|commission|ministry|department|office|board|forum|alliance|project|community"
-                    r"|company|university|centre|center|initiative|programme|federation|labs?)\b", re.I)
+                    r"|administration|agency|commission|ministry|department|office|board|forum|alliance"
+                    r"|project|community|company|university|centre|center|initiative|programme|federation"
+                    r"|labs?)\b", re.I)
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
               "ter", "el", "al", "bin", "ibn", "st", "st."}
