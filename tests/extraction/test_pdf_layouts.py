@@ -446,6 +446,27 @@ def test_a_chapter_title_after_the_list_ends_it_whatever_its_words():
     assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in authors]
 
 
+def test_a_title_of_two_lines_whose_first_runs_to_the_edge_ends_the_list():
+    # A title hyphenated over two lines runs its first line to the column's edge, as a justified
+    # line of the list does; the line under it, in the title's large type, says it is a title.
+    authors = [(f"Author{i}, A., Writer, B., and Scribe, C. 2019. A study of case {i} and of what",
+                f"it shows. Journal of Things {i}: {i}1-{i}9.") for i in range(1, 6)]
+    placed = _page(BODY_LINES + ["References"])
+    y = placed[-1][1]
+    for first, second in authors:
+        placed += [(72, y - 14, first), (90, y - 28, second)]
+        y -= 28
+    right = 72 + max(_width(text, 8) for text in BODY_LINES + [first for first, _ in authors])
+    words = "Proofs of the Bounds for Fam-"
+    placed.append((right - _width(words, 16), y - 30, words, 16))
+    placed.append((72, y - 50, "ilies of Problems", 16))
+    y -= 50
+    placed += [(72, y - 20 - 14 * k, f"Proof {k}. The process is bounded, so it converges by the theorem {k}.")
+               for k in range(4)]
+    result = extract_references(hand_pdf(placed, size=8))
+    assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in authors]
+
+
 ALPHA = [("BM11", "S. Boldo and G. Melquiond. Flocq: a unified library. In ARITH, pages 243-252, 2011."),
          ("Dem97", "J. W. Demmel. Applied Numerical Linear Algebra. SIAM, 1997."),
          ("dMU21", "L. de Moura and S. Ullrich. The Lean 4 theorem prover. In CADE, pages 625-635, 2021."),
@@ -631,3 +652,78 @@ def test_a_running_head_below_a_drafts_crop_marks_is_dropped():
 
     result = extract_references(_pages_pdf(_numbered_list_under(top, 640)))
     assert [r.raw_text for r in result.references] == [" ".join(lines) for lines in NUMBERED]
+
+
+# --- a float's caption over a two-column author-year list (MNRAS) --------------------------------
+
+# MNRAS: "Surname I.," without a comma between name and initials, no full stop at the end; a
+# hanging indent. A second line may begin with initials, a full line end on a page number.
+MNRAS_ENTRIES = [entry for i in range(1, 7) for entry in (
+    (f"Author{i} A., Writer B., 201{i}, MNRAS, 40{i}, 101",),
+    (f"Author{i} B., Writer B., Scribe C., Reader D., Teller E.,", f"F. G., 201{i}, A&A, 50{i}, A72"),
+    (f"Author{i} C., Writer B., Reader D., 2014, MNRAS, 487, 69{i}",),
+    (f"Author{i} C., Writer B., Scribe C., 2015, MNRAS, 508, 361{i}",),
+    (f"Author{i} D., Writer B., Scribe C., Reader D., 2016, ApJ,", f"955, L1{i}"),
+    (f"Author{i} E., 2017, Royal Society Open Sci., 4, 17011{i}",),
+)]
+
+
+def _mnras_column(x: float, top: float, entries) -> list[tuple[float, float, str]]:
+    placed, y = [], top
+    for entry in entries:
+        for n, line in enumerate(entry):
+            placed.append((x + (10 if n else 0), y, line))
+            y -= 10
+    return placed
+
+
+def _caption_line(words: list[str], y: float, boundary: float, lead: int) -> list[tuple[float, float, str]]:
+    """A caption's line across the page whose first `lead` words end at boundary (in the gutter),
+    the next word a space after it: no word covers the gutter."""
+    first, rest = " ".join(words[:lead]), " ".join(words[lead:])
+    x = boundary - _width(first, 8)
+    return [(x, y, first), (boundary + _width(" ", 8), y, rest)]
+
+
+CAPTION_WORDS = ("Figure 5. Mass accretion rate as a function of time for the old prescription (panel a) "
+                 "and the critical radius criteria (panel b).").split()
+CAPTION_WORDS_2 = ("The corner plots show the distribution in accretion rate and disc age, and the "
+                   "difference as a gray shadow region.").split()
+
+
+def _mnras_page(icon: bool = True) -> bytes:
+    def lead(words):        # the words that fit left of the gutter, from about the column's edge
+        return max(k for k in range(1, len(words)) if _width(" ".join(words[:k]), 8) < 296 - 72)
+
+    placed = _caption_line(CAPTION_WORDS, 740, 296, lead(CAPTION_WORDS))
+    placed += _caption_line(CAPTION_WORDS_2, 730, 296, lead(CAPTION_WORDS_2))
+    placed.append((72, 720, "et al. 2022) are overplotted as box plots."))
+    if icon:
+        placed.append((545, 720, "a"))          # a link's icon at the page's edge, beyond the text
+    placed += [(72, 690 - 10 * k, text) for k, text in enumerate(
+        ["We thank the referee for comments that improved", "the paper, and the funders for their support.",
+         "The data underlying this article will be shared", "on request to the corresponding author."] * 2)]
+    placed.append((72, 600, "REFERENCES"))
+    placed += _mnras_column(72, 585, MNRAS_ENTRIES[:18])
+    placed += _mnras_column(310, 690, MNRAS_ENTRIES[18:])
+    return hand_pdf(placed, size=8)
+
+
+def _mnras_expected() -> list[str]:
+    return [" ".join(entry) for entry in MNRAS_ENTRIES]
+
+
+def test_a_caption_across_the_page_crossing_the_gutter_between_two_words_is_no_reference():
+    # No word of the caption covers the gutter: it crosses between two words a space apart. Its
+    # halves were read as lines of the two columns; the right ones glued to the last reference
+    # of the left column.
+    texts = [r.raw_text for r in extract_references(_mnras_page(icon=False)).references]
+    assert not any("panel" in text or "shadow" in text for text in texts)
+    assert texts == _mnras_expected()
+
+
+def test_an_icon_beyond_the_right_columns_text_is_no_part_of_a_reference():
+    # A glyph at the page's edge, right of where every line of the column ends (a caption's link
+    # icon), was glued to the reference before it in reading order.
+    texts = [r.raw_text for r in extract_references(_mnras_page(icon=True)).references]
+    assert texts == _mnras_expected()

@@ -105,6 +105,14 @@ def _columns_lines(words: list[TextWord], gutter: tuple[float, float]) -> list[L
                 and not _next_word_a_space_away(w, right)]
     left += overfull
     across = [w for w in across if w not in overfull]
+    # A line across the page may also cross the strip between two words, a space apart, the one
+    # ending in it or the next starting in it (a float's caption over the columns, whose text
+    # covers the strip on a few rows only): the two columns' words stand a gutter apart.
+    bridging = [w for w in left if _next_word_a_space_away(w, right)
+                and (w.x1 > start or _next_word_x0(w, right) < end)]
+    if bridging:
+        across += bridging
+        left = [w for w in left if w not in bridging]
     # A baseline that has a word across the gutter is one line across the page (a title, a header).
     spanning = _group_lines(across, -1)
     taken = set()
@@ -119,6 +127,13 @@ def _columns_lines(words: list[TextWord], gutter: tuple[float, float]) -> list[L
     _set_column_edges(columns[0], right_limit=start)
     _set_column_edges(columns[1])
     _set_column_edges(spanning)
+    # A line across the page runs between the outer edges of the two columns, whatever the few
+    # such lines (a centred caption) have set themselves.
+    for line in spanning:
+        if columns[0]:
+            line.left = min(line.left, columns[0][0].left)
+        if columns[1]:
+            line.right = max(line.right, columns[1][0].right)
     ordered, above = [], float("inf")
     for separator in sorted(spanning, key=lambda line: -line.bottom) + [None]:
         below = separator.bottom if separator else float("-inf")
@@ -133,6 +148,12 @@ def _columns_lines(words: list[TextWord], gutter: tuple[float, float]) -> list[L
 def _next_word_a_space_away(word: TextWord, others: list[TextWord]) -> bool:
     beside = [w.x0 - word.x1 for w in others if abs(w.bottom - word.bottom) < 0.4 * word.size and w.x0 > word.x1]
     return bool(beside) and min(beside) < 0.5 * word.size
+
+
+def _next_word_x0(word: TextWord, others: list[TextWord]) -> float:
+    """Where the next word on word's baseline, right of it, starts (infinity if none)."""
+    return min((w.x0 for w in others if abs(w.bottom - word.bottom) < 0.4 * word.size and w.x0 > word.x1),
+               default=float("inf"))
 
 
 def _find_gutter(words: list[TextWord], size: PageSize) -> tuple[float, float] | None:
@@ -194,13 +215,27 @@ def _runs(values: list[int], start: int, end: int, keep) -> list[tuple[int, int]
 
 
 
+def past_the_text(lines: list[Line]) -> list[Line]:
+    """The lines of one column (of a page) that start right of where all its other lines end: a
+    mark in the margin beside the text (a float's icon, a margin note), no line of the column.
+    At least three other lines say where the text ends."""
+    if len(lines) < 4:
+        return []
+    ends = sorted((ln.x1, k) for k, ln in enumerate(lines))
+    (second, _), (last, last_k) = ends[-2], ends[-1]
+    marks = [ln for k, ln in enumerate(lines) if ln.x0 > (second if k == last_k else last)]
+    return marks if len(marks) < len(lines) / 2 else []
+
+
 def _set_column_edges(lines: list[Line], right_limit: float = float("inf")):
     """The column's edges: where its lines of the usual size start and end at the outermost (a
-    title line in larger type that strays into the gutter does not move them), short of the gutter."""
+    title line in larger type that strays into the gutter, a mark in the margin beside the text
+    do not move them), short of the gutter."""
     if not lines:
         return
     usual = statistics.median(ln.size for ln in lines)
-    text = [ln for ln in lines if ln.size <= 1.15 * usual]
+    marks = {id(ln) for ln in past_the_text(lines)}
+    text = [ln for ln in lines if ln.size <= 1.15 * usual and id(ln) not in marks]
     left = min(ln.x0 for ln in text)
     right = min(max(ln.x1 for ln in text), right_limit)
     for line in lines:

@@ -3,6 +3,7 @@ import re
 import statistics
 
 from citations.extraction.pdf.entries import ALPHA_LABEL
+from citations.extraction.pdf.layout import past_the_text
 from citations.extraction.pdf.model import Line
 
 _SECTION_NAMES = (
@@ -100,7 +101,7 @@ def _in_contents(lines: list[Line], i: int) -> bool:
 
 
 def _until_appendix(region: list[Line]) -> list[Line]:
-    region = _without_foreign_blocks(_without_footnotes(_without_captions(region)))
+    region = _without_foreign_blocks(_without_footnotes(_without_captions(_without_margin_marks(region))))
     if not region:
         return region
     # The list's own type, from its first lines: an appendix of many pages after it, in larger
@@ -118,11 +119,20 @@ def _until_appendix(region: list[Line]) -> list[Line]:
         # A chapter or section title set far larger than the list ends it whatever its words: a
         # thesis's appendix chapters are titled "Martingale Proofs", not "Appendix A". A title
         # starts in its column and is made of words; a draft's stamp in the margin ("✐ main") is not.
-        title = stands_out and line.size > TITLE_SIZE * usual and line.x0 > line.left - line.size \
-            and bool(_WORD.search(text))
+        # A title of two lines may run its first line to the edge (hyphenated): its next line,
+        # just below, is in the title's type too.
+        first_of_title = i + 1 < len(region) and _title_goes_on(line, region[i + 1])
+        title = (stands_out or first_of_title and not text.endswith((".", ","))) \
+            and line.size > TITLE_SIZE * usual and line.x0 > line.left - line.size and bool(_WORD.search(text))
         if _APPENDIX_WORD.match(text) or (stands_out and _APPENDIX_HEADING.match(text)) or title:
             return region[:i]
     return region
+
+
+def _title_goes_on(line: Line, following: Line) -> bool:
+    """Whether following is the next line of a title in line's type: the same size, a line below."""
+    return following.page == line.page and abs(following.size - line.size) < 0.05 * line.size \
+        and 0 < line.bottom - following.bottom < 2 * line.size
 
 
 _YEAR = re.compile(r"\b(?:1[6-9]|20)\d\d[a-z]?\b")
@@ -346,6 +356,17 @@ def _list_sample(blocks: list[list[Line]], is_table) -> range:
         lines += len(blocks[end])
         end += 1
     return range(first, end)
+
+
+def _without_margin_marks(region: list[Line]) -> list[Line]:
+    """The region without the marks standing in a margin beside a column of the list, right of
+    where all its other lines end (an icon a float's caption sets at the page's edge)."""
+    columns: dict[tuple[int, int], list[Line]] = {}
+    for line in region:
+        if line.column >= 0:
+            columns.setdefault((line.page, line.column), []).append(line)
+    marks = {id(ln) for lines in columns.values() for ln in past_the_text(lines)}
+    return [ln for ln in region if id(ln) not in marks] if marks else region
 
 
 def _without_footnotes(region: list[Line]) -> list[Line]:
