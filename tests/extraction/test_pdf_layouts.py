@@ -727,3 +727,24 @@ def test_an_icon_beyond_the_right_columns_text_is_no_part_of_a_reference():
     # icon), was glued to the reference before it in reading order.
     texts = [r.raw_text for r in extract_references(_mnras_page(icon=True)).references]
     assert texts == _mnras_expected()
+
+
+@pytest.mark.parametrize("colophon", ["This paper has been typeset from a TEX/LATEX file prepared by the author.",
+                                      "Set in the journal's own class from the files the authors sent."])
+def test_a_colophon_set_off_below_the_list_is_no_reference(colophon):
+    # MNRAS closes the paper with a line two lines' space under the list: no year, short of the edge.
+    placed = _page(BODY_LINES + ["REFERENCES"])
+    placed += _mnras_column(72, placed[-1][1] - 14, MNRAS_ENTRIES[:8])
+    placed.append((72, placed[-1][1] - 25, colophon))
+    texts = [r.raw_text for r in extract_references(hand_pdf(placed, size=8)).references]
+    assert texts == _mnras_expected()[:8]
+
+
+def test_a_last_reference_set_off_below_the_list_stays_a_reference():
+    # A gap before the last entry (a column balanced by stretching) does not make it a colophon:
+    # it has a year.
+    placed = _page(BODY_LINES + ["REFERENCES"])
+    placed += _mnras_column(72, placed[-1][1] - 14, MNRAS_ENTRIES[:7])
+    placed += _mnras_column(72, placed[-1][1] - 25, MNRAS_ENTRIES[7:8])
+    texts = [r.raw_text for r in extract_references(hand_pdf(placed, size=8)).references]
+    assert texts == _mnras_expected()[:8]

@@ -71,7 +71,7 @@ def _split_by_labels(region: list[Line]) -> list[tuple[int, list[Line]]] | None:
     # Years and page numbers at a line start look like labels but do not count up from 1 or so.
     if chain[0][1] > 5 or len(chain) < 0.5 * len(labels):
         return None
-    leading = _leading(region)
+    leading = list_leading(region)
     skipped = any(b - a > 1 for (_, a), (_, b) in zip(chain, chain[1:]))
     groups = []
     for (start, number), following in zip(chain, chain[1:] + [(len(region), None)]):
@@ -103,7 +103,7 @@ def _split_by_alpha_labels(region: list[Line]) -> list[tuple[int, list[Line]]] |
         return None
     edge = min(region[i].x0 - region[i].left for i in labelled)
     starts = [i for i in labelled if region[i].x0 - region[i].left <= edge + region[i].size]
-    leading = _leading(region)
+    leading = list_leading(region)
     groups = []
     for number, (start, end) in enumerate(zip(starts, starts[1:] + [len(region)]), start=1):
         lines = list(region[start:end])
@@ -165,7 +165,7 @@ def _split_in(lines: list[Line], count: int, leading: float) -> list[list[Line]]
     return [lines[a:b] for a, b in zip([0] + starts, starts + [len(lines)])]
 
 
-def _leading(region: list[Line]) -> float:
+def list_leading(region: list[Line]) -> float:
     """The usual distance between the baselines of two lines of the list."""
     gaps = sorted(a.bottom - b.bottom for a, b in zip(region, region[1:])
                   if a.page == b.page and a.column == b.column and a.bottom > b.bottom)

@@ -2,7 +2,7 @@
 import re
 import statistics
 
-from citations.extraction.pdf.entries import ALPHA_LABEL
+from citations.extraction.pdf.entries import ALPHA_LABEL, list_leading
 from citations.extraction.pdf.layout import past_the_text
 from citations.extraction.pdf.model import Line
 
@@ -57,11 +57,11 @@ def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
             first = _unheaded_author_year_start(lines)
         if first is None:
             return None, []
-        return None, _until_appendix(lines[first:])
+        return None, _without_colophon(_until_appendix(lines[first:]))
     region = lines[start + 1:]
     if not region:
         return lines[start].text.strip(), []
-    return " ".join(lines[start].text.split()), _until_appendix(region)
+    return " ".join(lines[start].text.split()), _without_colophon(_until_appendix(region))
 
 
 class PossibleListLines:
@@ -126,6 +126,29 @@ def _until_appendix(region: list[Line]) -> list[Line]:
             and line.size > TITLE_SIZE * usual and line.x0 > line.left - line.size and bool(_WORD.search(text))
         if _APPENDIX_WORD.match(text) or (stands_out and _APPENDIX_HEADING.match(text)) or title:
             return region[:i]
+    return region
+
+
+COLOPHON_LINES = 2
+
+
+def _without_colophon(region: list[Line]) -> list[Line]:
+    """The region without a colophon after the list ("This paper has been typeset from a TeX/LaTeX
+    file prepared by the author."): a line or two at its end, set off from the last reference in
+    the same column by a gap of more than two of the list's lines, short of the column's right
+    edge, and without a year, as a reference has."""
+    if len(region) < 2 * COLOPHON_LINES:
+        return region
+    spacing = list_leading(region)
+    for cut in range(len(region) - 1, len(region) - COLOPHON_LINES - 1, -1):
+        above, below = region[cut - 1], region[cut]
+        if (above.page, above.column) != (below.page, below.column):
+            continue
+        if above.bottom - below.bottom > 2.2 * spacing:
+            tail = region[cut:]
+            if _YEAR.search(" ".join(ln.text for ln in tail)) or _runs_on(tail[-1]):
+                return region
+            return region[:cut]
     return region
 
 
