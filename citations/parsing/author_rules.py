@@ -1,11 +1,10 @@
 """Label rules that move the boundary between the authors and the title where the tagger put it in
-the wrong place: an organisation, a collaboration, the last names of a list, a program's name before
-a colon. `relabel` (relabelling.py) applies them, in its order."""
+the wrong place: a collaboration, the last names of a list, a program's name before a colon (an
+organisation's: organisation_rules.py). `relabel` (relabelling.py) applies them, in its order."""
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import YEAR, cut_short, first_run, initials_first, is_initial
+from citations.parsing.label_runs import cut_short, first_run, initials_first, is_initial
 from citations.parsing.labels import OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
-from citations.parsing.names import GROUP
 from citations.parsing.tokens import Token
 
 
@@ -196,78 +195,6 @@ def author_list_tail_opening_a_title(tokens: list[Token], labels: list[str]) -> 
     if not closed or not sizes or any(not 2 <= size <= 5 for size in sizes):
         return labels
     return labels[:start] + ["author"] * (stop - start) + [OTHER] + labels[stop + 1:]
-
-
-_NAME_CONNECTORS = {"of", "for", "and", "on", "the", "de", "&", "/", "-"}
-
-
-def organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Python Software Foundation. asyncio: Asynchronous I/O in CPython." and "The Cancer Genome Atlas
-    Research Network. Comprehensive molecular characterization...": with no author labelled, a short
-    sentence of capitalised words opening the reference, read as the title with more title after it,
-    is the organisation that wrote it (styles print the authors first, a title never opens with a
-    sentence of its own before more title)."""
-    if "author" in labels or "title" not in labels:
-        return labels
-    start = labels.index("title")
-    text = [t.text for t in tokens]
-    if any(t[:1].isalnum() for t in text[:start]) or not text[start][:1].isupper():
-        return labels
-    stop = next((k for k in range(start + 1, min(start + 10, len(text)))
-                 if text[k] == "." and len(text[k - 1]) > 1 and text[k - 1].lower() not in CUES
-                 and (k + 1 == len(text) or tokens[k + 1].start > tokens[k].end)), None)
-    if stop is None or stop + 2 >= len(text) or "title" not in labels[stop + 1:stop + 3]:
-        return labels
-    words = text[start:stop]
-    if any(labels[k] not in ("title", OTHER) for k in range(start, stop)) or not all(
-            (w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS) and not YEAR.fullmatch(w) for w in words):
-        return labels              # "Programa Sectorial de Salud 2007-2012. Secretaría de Salud.": a dated title
-    return labels[:start] + ["author"] * (stop - start) + [OTHER] + labels[stop + 1:]
-
-
-def organisation_before_a_quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Cloud Native Computing Foundation, “Gitops best practices ...,” CNCF, Tech. Rep.": with no
-    author labelled, a few capitalised words opening the reference, read into the title, then a comma
-    and a title in quotes closed later on, are the organisation that wrote it (IEEE's styles print
-    the authors, a comma, then the title in quotes)."""
-    if "author" in labels:
-        return labels
-    text = [t.text for t in tokens]
-    quote = next((k for k in range(2, min(len(text) - 2, 12)) if text[k] in ("“", "\"") and text[k - 1] == ","), None)
-    if quote is None or ("”" if text[quote] == "“" else "\"") not in text[quote + 2:]:
-        return labels
-    words = text[:quote - 1]
-    if "title" not in labels[:quote - 1] or any(label not in ("title", OTHER) for label in labels[:quote - 1]):
-        return labels              # a magazine's name before its article's title is its container
-    if not words[0][:1].isupper() and not words[0][:1].isdigit():
-        return labels
-    if not all((w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS) and not YEAR.fullmatch(w)
-               for w in words) or any(is_initial(tokens, k) for k in range(len(words))):
-        return labels              # "J. Smith, “Title,”" is a person's name the tagger missed
-    return ["author"] * len(words) + [OTHER] + labels[quote:]
-
-
-def organisation_before_a_comma_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Joint Committee for Guides in Metrology, Evaluation of measurement data ...": with no author
-    labelled, the title's first comma-parted piece, of capitalised words and connectors only and naming
-    an organisation (a committee, an office, a foundation: names.py's words), with more title after the
-    comma, is the organisation that wrote it."""
-    found = first_run(labels, "title")
-    if "author" in labels or found is None:
-        return labels
-    i, j = found
-    text = [t.text for t in tokens]
-    if any(t[:1].isalnum() for t in text[:i]):
-        return labels
-    comma = next((k for k in range(i + 2, min(j - 2, i + 20)) if text[k] == ","), None)
-    if comma is None:
-        return labels
-    words = text[i:comma]
-    if not all(w[:1].isupper() or w in _NAME_CONNECTORS or w in ("in", "at") for w in words) \
-            or not text[comma + 1][:1].isupper() \
-            or not GROUP.search(" ".join(words)) or sum(w[:1].isupper() for w in words) < 2:
-        return labels
-    return labels[:i] + ["author"] * (comma - i) + [OTHER] + labels[comma + 1:]
 
 
 _HEAD_LABELS = {"author", "volume", "note", OTHER}

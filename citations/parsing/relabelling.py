@@ -1,8 +1,9 @@
 """The tagger's labels corrected where a reference style's conventions decide what the model could
 not: each rule names the convention, and `relabel` applies them all, in order, before the labels
-become fields (fields.py). The rules about the authors' end are in author_rules.py, those about the
-title's container in container_rules.py, those about a journal's numbers in locator_rules.py; the
-rules about dates and a title's own edges are here."""
+become fields (fields.py). The rules about the authors' end are in author_rules.py (an
+organisation's in organisation_rules.py), those about the title's container in container_rules.py,
+those about a journal's numbers in locator_rules.py; the rules about dates and a title's own edges
+are here."""
 import re
 
 from citations.parsing.author_rules import (
@@ -13,9 +14,6 @@ from citations.parsing.author_rules import (
     family_name_opening_a_title,
     name_before_a_colon_opening_a_title,
     names_opening_a_title,
-    organisation_before_a_comma_opening_a_title,
-    organisation_before_a_quoted_title,
-    organisation_opening_a_title,
     package_read_as_an_author,
     title_opening_read_into_family_first_names,
     title_read_as_the_last_author,
@@ -44,6 +42,12 @@ from citations.parsing.locator_rules import (
     page_read_as_a_volume,
     volume_read_into_the_journal,
 )
+from citations.parsing.organisation_rules import (
+    organisation_before_a_comma_opening_a_title,
+    organisation_before_a_quoted_title,
+    organisation_opening_a_title,
+    title_read_into_an_organisation,
+)
 from citations.parsing.tokens import Token
 
 
@@ -51,7 +55,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
     for rule in (journal_cut_at_a_stop, _named_document_title, _page_named_before_its_link,
                  _software_before_empty_pieces, organisation_opening_a_title, organisation_before_a_quoted_title,
-                 organisation_before_a_comma_opening_a_title,
+                 organisation_before_a_comma_opening_a_title, title_read_into_an_organisation,
                  _lettered_year_opening_a_title,
                  _year_inside_a_titles_opening, collaboration_in_brackets, family_name_opening_a_title,
                  names_opening_a_title, author_list_tail_opening_a_title, title_read_as_the_last_author,

@@ -444,6 +444,19 @@ def test_the_last_family_name_read_as_the_titles_opening_is_taken_whole():
     assert [n.family for n in parsed.names] == ["Easley", "de Prado", "O'Hara"]
 
 
+def test_a_title_read_into_an_organisations_name_is_the_title():
+    # "OpenAI. Introducing ChatGPT, 2022.": the tagger read the sentence after the stop as more name.
+    parsed = _read_as("OpenAI. Introducing ChatGPT, 2022.", author="OpenAI. Introducing ChatGPT", date="2022")
+    assert (parsed.authors, parsed.title) == (("OpenAI",), "Introducing ChatGPT")
+    numbered = _read_runs("xAI. Grok 4, 2025. URL https://x.ai/news/grok-4.",
+                          [("author", "xAI. Grok"), ("volume", "4"), ("date", "2025")])
+    assert (numbered.authors, numbered.title) == (("xAI",), "Grok 4")
+    # a person's initials are stopped too: "E. Kh. Akhmedov" is one name
+    person = _read_as("E. Kh. Akhmedov, J. High Energy Phys. 0709, 116 (2007).", author="E. Kh. Akhmedov",
+                      journal="J. High Energy Phys.", date="2007")
+    assert (person.title, [n.family for n in person.names]) == (None, ["Akhmedov"])
+
+
 def test_an_organisation_opening_the_reference_is_its_author_not_the_titles_opening():
     parsed = _read_as("Python Software Foundation. asyncio: Asynchronous I/O in CPython. https://docs.python.org/3/, "
                       "2026.", title="Python Software Foundation. asyncio: Asynchronous I/O in CPython", date="2026")

@@ -1,0 +1,111 @@
+"""Label rules for an organisation that wrote a reference, where the tagger read its name into the
+title or a title into its name ("Python Software Foundation. asyncio: ...", "OpenAI. Introducing
+ChatGPT"). `relabel` (relabelling.py) applies them, in its order."""
+from citations.parsing.cues import CUES
+from citations.parsing.label_runs import YEAR, first_run, is_initial
+from citations.parsing.labels import OTHER
+from citations.parsing.names import GROUP
+from citations.parsing.tokens import Token
+
+_NAME_CONNECTORS = {"of", "for", "and", "on", "the", "de", "&", "/", "-"}
+
+
+def organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Python Software Foundation. asyncio: Asynchronous I/O in CPython." and "The Cancer Genome Atlas
+    Research Network. Comprehensive molecular characterization...": with no author labelled, a short
+    sentence of capitalised words opening the reference, read as the title with more title after it,
+    is the organisation that wrote it (styles print the authors first, a title never opens with a
+    sentence of its own before more title)."""
+    if "author" in labels or "title" not in labels:
+        return labels
+    start = labels.index("title")
+    text = [t.text for t in tokens]
+    if any(t[:1].isalnum() for t in text[:start]) or not text[start][:1].isupper():
+        return labels
+    stop = next((k for k in range(start + 1, min(start + 10, len(text)))
+                 if text[k] == "." and len(text[k - 1]) > 1 and text[k - 1].lower() not in CUES
+                 and (k + 1 == len(text) or tokens[k + 1].start > tokens[k].end)), None)
+    if stop is None or stop + 2 >= len(text) or "title" not in labels[stop + 1:stop + 3]:
+        return labels
+    words = text[start:stop]
+    if any(labels[k] not in ("title", OTHER) for k in range(start, stop)) or not all(
+            (w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS) and not YEAR.fullmatch(w) for w in words):
+        return labels              # "Programa Sectorial de Salud 2007-2012. Secretaría de Salud.": a dated title
+    return labels[:start] + ["author"] * (stop - start) + [OTHER] + labels[stop + 1:]
+
+
+def organisation_before_a_quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Cloud Native Computing Foundation, “Gitops best practices ...,” CNCF, Tech. Rep.": with no
+    author labelled, a few capitalised words opening the reference, read into the title, then a comma
+    and a title in quotes closed later on, are the organisation that wrote it (IEEE's styles print
+    the authors, a comma, then the title in quotes)."""
+    if "author" in labels:
+        return labels
+    text = [t.text for t in tokens]
+    quote = next((k for k in range(2, min(len(text) - 2, 12)) if text[k] in ("“", "\"") and text[k - 1] == ","), None)
+    if quote is None or ("”" if text[quote] == "“" else "\"") not in text[quote + 2:]:
+        return labels
+    words = text[:quote - 1]
+    if "title" not in labels[:quote - 1] or any(label not in ("title", OTHER) for label in labels[:quote - 1]):
+        return labels              # a magazine's name before its article's title is its container
+    if not words[0][:1].isupper() and not words[0][:1].isdigit():
+        return labels
+    if not all((w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS) and not YEAR.fullmatch(w)
+               for w in words) or any(is_initial(tokens, k) for k in range(len(words))):
+        return labels              # "J. Smith, “Title,”" is a person's name the tagger missed
+    return ["author"] * len(words) + [OTHER] + labels[quote:]
+
+
+def organisation_before_a_comma_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Joint Committee for Guides in Metrology, Evaluation of measurement data ...": with no author
+    labelled, the title's first comma-parted piece, of capitalised words and connectors only and naming
+    an organisation (a committee, an office, a foundation: names.py's words), with more title after the
+    comma, is the organisation that wrote it."""
+    found = first_run(labels, "title")
+    if "author" in labels or found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    if any(t[:1].isalnum() for t in text[:i]):
+        return labels
+    comma = next((k for k in range(i + 2, min(j - 2, i + 20)) if text[k] == ","), None)
+    if comma is None:
+        return labels
+    words = text[i:comma]
+    if not all(w[:1].isupper() or w in _NAME_CONNECTORS or w in ("in", "at") for w in words) \
+            or not text[comma + 1][:1].isupper() \
+            or not GROUP.search(" ".join(words)) or sum(w[:1].isupper() for w in words) < 2:
+        return labels
+    return labels[:i] + ["author"] * (comma - i) + [OTHER] + labels[comma + 1:]
+
+
+def title_read_into_an_organisation(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "OpenAI. Introducing ChatGPT, 2022." and "xAI. Grok 4, 2025.": with no title labelled, an
+    author run that opens with a name of no initials and goes on past a sentence's stop after a word
+    of three letters or more ("al.", "Jr." aside) into capitalised words holds the title after the
+    stop: an organisation's name is cut by no such stop."""
+    found = first_run(labels, "author")
+    if "title" in labels or found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    stop = next((k for k in range(i + 1, j - 1) if text[k] == "." and len(text[k - 1]) > 2
+                 and text[k - 1].isalnum() and text[k - 1].lower() not in _NOT_A_SENTENCE_END
+                 and tokens[k + 1].start > tokens[k].end and text[k + 1][:1].isupper()), None)
+    if stop is None or "," in text[i:stop] or any(is_initial(tokens, k) for k in range(i, stop)):
+        return labels              # "E. Kh. Akhmedov", "P. SCRIBE. C.R. Acad.": a person's initials
+    end = j
+    # The title's own number, read as a volume or pages after the names: "Grok 4", "GPT 4.5".
+    while end < len(text) and labels[end] in _NUMBERS_AFTER and not YEAR.fullmatch(text[end]) \
+            and text[end] not in (",", ";") and not (text[end] == "." and end + 1 < len(text)
+                                                    and tokens[end + 1].start > tokens[end].end):
+        end += 1
+    while end > stop + 1 and text[end - 1] in (",", ".", ";", ":"):
+        end -= 1
+    return labels[:stop] + [OTHER] + ["title"] * (end - stop - 1) + labels[end:]
+
+
+_NUMBERS_AFTER = {"volume", "issue", "pages", OTHER}
+
+
+_NOT_A_SENTENCE_END = {"al", "jr", "sr", "st", "ed", "eds", "dr", "mr", "mrs", "ms", "prof"}
