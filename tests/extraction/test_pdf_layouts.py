@@ -428,43 +428,40 @@ def test_a_running_head_naming_the_bibliography_is_not_its_heading():
     assert [r.raw_text for r in result.references] == LIST
 
 
+CHAPTER_AUTHORS = [(f"Author{i}, A., Writer, B., and Scribe, C. 2019. A study of case {i} and of what",
+                    f"it shows. Journal of Things {i}: {i}1-{i}9.") for i in range(1, 6)]
+
+
+def _author_year_list_then(title: list[tuple], title_height: float) -> list[tuple]:
+    """An author-year list with hanging indents, then the title lines (x, dy below the list, text,
+    size) and, title_height below the list, a chapter's text."""
+    placed = _page(BODY_LINES + ["References"])
+    y = placed[-1][1]
+    for first, second in CHAPTER_AUTHORS:
+        placed += [(72, y - 14, first), (90, y - 28, second)]
+        y -= 28
+    placed += [(x, y - dy, text, size) for x, dy, text, size in title]
+    y -= title_height
+    placed += [(72, y - 20 - 14 * k, f"Proof {k}. The process is bounded, so it converges by the theorem {k}.")
+               for k in range(4)]
+    return placed
+
+
 def test_a_chapter_title_after_the_list_ends_it_whatever_its_words():
     # A thesis's appendix chapters follow its bibliography titled by their subject, not "Appendix A";
     # an author-year list has no labels to say where it stops.
-    authors = [(f"Author{i}, A., Writer, B., and Scribe, C. 2019. A study of case {i} and of what",
-                f"it shows. Journal of Things {i}: {i}1-{i}9.") for i in range(1, 6)]
-    placed = _page(BODY_LINES + ["References"])
-    y = placed[-1][1]
-    for first, second in authors:
-        placed += [(72, y - 14, first), (90, y - 28, second)]
-        y -= 28
-    placed.append((72, y - 30, "Martingale Proofs", 16))
-    y -= 30
-    placed += [(72, y - 20 - 14 * k, f"Proof {k}. The process is bounded, so it converges by the theorem {k}.")
-               for k in range(4)]
-    result = extract_references(hand_pdf(placed, size=8))
-    assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in authors]
+    result = extract_references(hand_pdf(_author_year_list_then([(72, 30, "Martingale Proofs", 16)], 30), size=8))
+    assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in CHAPTER_AUTHORS]
 
 
 def test_a_title_of_two_lines_whose_first_runs_to_the_edge_ends_the_list():
     # A title hyphenated over two lines runs its first line to the column's edge, as a justified
     # line of the list does; the line under it, in the title's large type, says it is a title.
-    authors = [(f"Author{i}, A., Writer, B., and Scribe, C. 2019. A study of case {i} and of what",
-                f"it shows. Journal of Things {i}: {i}1-{i}9.") for i in range(1, 6)]
-    placed = _page(BODY_LINES + ["References"])
-    y = placed[-1][1]
-    for first, second in authors:
-        placed += [(72, y - 14, first), (90, y - 28, second)]
-        y -= 28
-    right = 72 + max(_width(text, 8) for text in BODY_LINES + [first for first, _ in authors])
+    right = 72 + max(_width(text, 8) for text in BODY_LINES + [first for first, _ in CHAPTER_AUTHORS])
     words = "Proofs of the Bounds for Fam-"
-    placed.append((right - _width(words, 16), y - 30, words, 16))
-    placed.append((72, y - 50, "ilies of Problems", 16))
-    y -= 50
-    placed += [(72, y - 20 - 14 * k, f"Proof {k}. The process is bounded, so it converges by the theorem {k}.")
-               for k in range(4)]
-    result = extract_references(hand_pdf(placed, size=8))
-    assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in authors]
+    title = [(right - _width(words, 16), 30, words, 16), (72, 50, "ilies of Problems", 16)]
+    result = extract_references(hand_pdf(_author_year_list_then(title, 50), size=8))
+    assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in CHAPTER_AUTHORS]
 
 
 ALPHA = [("BM11", "S. Boldo and G. Melquiond. Flocq: a unified library. In ARITH, pages 243-252, 2011."),
