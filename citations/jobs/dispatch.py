@@ -82,37 +82,42 @@ def send_chunks(*, job_id: int, chunk_ids=None) -> bool:
 
 
 def _send(job: Job, task_name: str, args, kwargs, *, task_id, row) -> bool:
-    task = _task(task_name)
-    try:
-        task.apply_async(args=args, kwargs=kwargs, task_id=task_id, retry_policy=settings.DISPATCH_RETRY_POLICY)
-    except Exception as error:  # noqa: BLE001 - the broker's errors vary by transport; all mean "not sent"
-        if settings.CELERY_TASK_ALWAYS_EAGER:
-            # Eager: the task ran here and failed; its job record says so (job_records / ChunkTask).
-            log.warning("job #%s: %s failed in process: %s", job.pk, task_name, error)
-            return True
-        log.warning("job #%s: broker refused %s (%s: %s); the sweep will send it again",
-                    job.pk, task_name, type(error).__name__, error)
+    refusal = _apply(task_name, args, kwargs, task_id=task_id, who=f"job #{job.pk}: {task_name}")
+    if refusal is _RAN_AND_FAILED:
+        return True     # eager: the task ran here and failed; its job record says so (job_records / ChunkTask)
+    if refusal:
         Job.objects.filter(pk=job.pk, state__in=UNFINISHED).update(
-            error=f"dispatch pending: the broker refused the message ({type(error).__name__}: {error})"[:2000])
+            error=f"dispatch pending: the broker refused the message ({refusal})"[:2000])
         return False
     row.update(dispatched_at=timezone.now(), dispatches=F("dispatches") + 1)
     Job.objects.filter(pk=job.pk, error__startswith="dispatch pending").update(error="")
     return True
 
 
+_RAN_AND_FAILED = object()      # eager: the task ran here and failed; nothing to send again
+
+
+def _apply(task_name: str, args, kwargs, *, task_id, who: str) -> str | object | None:
+    """Hand the task to the broker (eager: run it here): None once taken, the broker's refusal
+    ("ConnectionError: ...") when it was not sent, _RAN_AND_FAILED when it ran here and failed."""
+    try:
+        _task(task_name).apply_async(args=args, kwargs=kwargs, task_id=task_id,
+                                     retry_policy=settings.DISPATCH_RETRY_POLICY)
+    except Exception as error:  # noqa: BLE001 - the broker's errors vary by transport; all mean "not sent"
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            log.warning("%s failed in process: %s", who, error)
+            return _RAN_AND_FAILED
+        log.warning("%s: broker refused it (%s: %s)", who, type(error).__name__, error)
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
 def send_untracked(task_name: str, *, args=(), kwargs=None) -> bool:
     """Send a task with no job row, for work its caller asks for again whenever it is still wanted (a
     recount of the queues): True once the broker took it (eager: once it ran here), False when the
     broker refused it."""
-    try:
-        _task(task_name).apply_async(args=args, kwargs=kwargs or {}, retry_policy=settings.DISPATCH_RETRY_POLICY)
-    except Exception as error:  # noqa: BLE001 - the broker's errors vary by transport; all mean "not sent"
-        if settings.CELERY_TASK_ALWAYS_EAGER:
-            log.warning("%s failed in process: %s", task_name, error)
-            return True
-        log.warning("broker refused %s (%s: %s)", task_name, type(error).__name__, error)
-        return False
-    return True
+    refusal = _apply(task_name, args, kwargs or {}, task_id=None, who=task_name)
+    return refusal is None or refusal is _RAN_AND_FAILED
 
 
 def _task(name: str):

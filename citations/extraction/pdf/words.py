@@ -1,4 +1,5 @@
 """Words with their boxes out of a PDF's text layer (pypdfium2)."""
+import ctypes
 import os
 import re
 import stat
@@ -259,8 +260,6 @@ def _tex_codes(textpage, raw, text: str, count: int) -> dict[int, str]:
 
 def _font(textpage, raw, index: int) -> int | None:
     """The address of the font a character was drawn in (one object for the whole document)."""
-    import ctypes
-
     text_object = raw.FPDFText_GetTextObject(textpage, index)
     if not text_object:
         return None
