@@ -5,8 +5,9 @@ from hypothesis import strategies as st
 
 from citations.parsing.crf import PARSER_NAME, parse_reference, parse_references
 from citations.parsing.fields import build
-from citations.parsing.identifier_repair import read_identifiers
 from citations.parsing.tokens import tokenise
+from tests.parsing.labelled_runs import read_as as _read_as
+from tests.parsing.labelled_runs import read_runs as _read_runs
 
 
 def test_a_physics_reference_without_a_title_gets_none_but_its_journal_volume_and_page():
@@ -168,25 +169,6 @@ def test_an_opening_in_before_a_title_read_from_the_is_the_titles():
                       "2005.", author="Tom Rath", title="the Shadow of the Moon: A Challenging Journey to Tranquility",
                       publisher="Heinemann", place="London", date="2005")
     assert parsed.title == "In the Shadow of the Moon: A Challenging Journey to Tranquility"
-
-
-def _read_as(text: str, **runs: str):
-    """What build() makes of text when the tagger labels each given run so (the rest: other)."""
-    return _read_runs(text, list(runs.items()), in_order=False)
-
-
-def _read_runs(text: str, runs: list[tuple[str, str]], in_order: bool = True):
-    """_read_as for runs given in order (each found after the one before), so that one label may
-    label two runs."""
-    tokens = tokenise(text)
-    labels = ["other"] * len(tokens)
-    position = 0
-    for label, run in runs:
-        start = text.index(run, position)
-        end = start + len(run)
-        position = end if in_order else 0
-        labels = [label if start <= t.start < end else old for t, old in zip(tokens, labels)]
-    return build(text, text, tokens, labels, read_identifiers(text))
 
 
 def test_a_year_among_a_titles_first_words_after_names_is_the_date_and_they_the_authors():
@@ -894,7 +876,13 @@ _FUZZED = ["Y. M. Cho, J. Math. Phys. 16 (1975), 2029.",
            "Anzano MA, Logsdon DL, Driver CL. 1 alpha,25-Dihydroxy, a new deltanoid. Cancer Res 1994; 54:1653.",
            "Breiman, L., Olshen, R., Stone, C. Classification and Regression Trees (2. Ed.) 1984 Wadsworth",
            "Auray, N. (2012), Online communities, in E. Brousseau (eds.), Governance. Cambridge: CUP, 2012.",
-           "S. Popinet, Basilisk C, http://basilisk.fr, 2013–now.", "Phys. Rev. D 66, 013003, 08 2019 (1) : 12"]
+           "S. Popinet, Basilisk C, http://basilisk.fr, 2013–now.", "Phys. Rev. D 66, 013003, 08 2019 (1) : 12",
+           "Fluke Corporation, 752A Reference Divider Instruction Manual, Revision: B.01, 1984.",
+           "G. Apollinari et al. (eds.), HL-LHC: Preliminary Design Report, CERN-2015-005 (CERN, 2015).",
+           "Z. Arzoumanian et al. 2015, ArXiv e-prints, arXiv:1505.07540",
+           "O. Kirstein et al., Detectors for the ESS, Pro-ceedingsof Science (Vertex 2014) 029.",
+           "Topical Issue on Nuclear Symmetry Energy, edited by B. A. Li et al., Eur. Phys. J. A 50 (2014) 9.",
+           "S. W. Hawking. Particle creation by black holes. Commu-nicationsin Mathematical Physics, 43:199, 1975."]
 
 
 @settings(max_examples=500, deadline=None)
