@@ -13,12 +13,21 @@ def family_name_opening_a_title(tokens: list[Token], labels: list[str]) -> list[
     the initials first, a last name of initials alone is missing its family name, and the capitalised
     word after it is that, though no comma parts it from the title ("Murakami K. Endoscopic..." and
     "Green, B. Renovation..." put the family name first, and are left alone); "M. O'Hara, Flow
-    toxicity ...": the word is whole, its apostrophe or hyphen and what follows included."""
-    found = first_run(labels, "title")
+    toxicity ...": the word is whole, its apostrophe or hyphen and what follows included. So for a
+    journal after the names, where the style prints no title ("V. P. Gusynin Phys. Rev. D 52 4747"),
+    unless the word is the journal's own, cut short or a journal's word ("A. B. Nuovo Cim.")."""
+    labels = _family_name_opening(tokens, labels, "title")
+    return _family_name_opening(tokens, labels, "journal")
+
+
+def _family_name_opening(tokens: list[Token], labels: list[str], label: str) -> list[str]:
+    found = first_run(labels, label)
     if found is None:
         return labels
     i, j = found
     if j - i < 3 or i < 2 or not (tokens[i].text[:1].isupper() and tokens[i].text.isalpha()):
+        return labels
+    if label == "journal" and (tokens[i + 1].text == "." or tokens[i].text.lower() in CUES):
         return labels
     stop = i - 1 if tokens[i - 1].text == "." and labels[i - 1] == OTHER else i    # the last initial's
     k = stop - 1
@@ -40,6 +49,8 @@ def family_name_opening_a_title(tokens: list[Token], labels: list[str]) -> list[
     while end + 1 < j and tokens[end].start == tokens[end - 1].end and tokens[end].text in _INSIDE_A_NAME \
             and tokens[end + 1].start == tokens[end].end and tokens[end + 1].text[:1].isupper():
         end += 2
+    if label == "journal" and not (end + 1 < j and cut_short(tokens[end].text) and tokens[end + 1].text == "."):
+        return labels              # "Ž. Surface and Coatings Technology": the journal's name goes on, not cut short
     return labels[:stop] + ["author"] * (end - stop) + labels[end:]
 
 
@@ -410,8 +421,8 @@ def editors_read_as_authors(tokens: list[Token], labels: list[str]) -> list[str]
     a, e = found
     n = len(tokens)
     k = e
-    while k < n and tokens[k].text in (",", "(", "["):
-        k += 1
+    while k < n and (tokens[k].text in (",", "(", "[") or tokens[k].text == "." and tokens[k - 1].text == "al"):
+        k += 1                 # "G. Apollinari et al. (eds.)"
     if k >= n or CUES.get(tokens[k].text.lower()) != "eds" or tokens[k].text.lower() == "edited":
         return labels
     word, bracketed = tokens[k].text, tokens[k - 1].text in ("(", "[")

@@ -2,8 +2,10 @@
 book, proceedings) where the tagger put it in the wrong place: a title read as a journal or a note,
 a journal or a book read as the title, a title read on into its container, a quoted title.
 `relabel` (relabelling.py) applies them, in its order."""
+import re
+
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import cut_short, first_run, introducing_in, sentence_start
+from citations.parsing.label_runs import cut_short, first_run, introducing_in, printed_words, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
@@ -220,6 +222,95 @@ def book_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str
     return labels[:k - 1] + [OTHER, OTHER] + ["booktitle"] * (end - k - 1) + labels[end:]
 
 
+def proceedings_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "O. Kirstein et al., Neutron Position Sensitive Detectors for the ESS, Proceedings of Science
+    (Vertex 2014) 029": a title read on past a comma into "Proceedings" or "Proc." names the proceedings
+    the work appeared in after it, however PDF text broke the word ("Pro-ceedingsof Science")."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    for k in range(i + 2, j - 1):
+        if text[k] != "," or not text[k + 1][:1].isupper():
+            continue
+        word = printed_words(tokens, k + 1, j)[0].replace("-", "").lower()
+        if word.startswith("proceedings") or word == "proc" and text[k + 2] == ".":
+            return labels[:k] + [OTHER] + ["booktitle"] * (j - k - 1) + labels[j:]
+    return labels
+
+
+def journal_opening_inside_a_word(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "... using the cluster-formation model J. Phys. G 40 79601" as PDF text gives it ("cluster
+    -formationmodel J .Phys .G"), and "... asymptotically flat space-timeProc. R. Soc. A": a journal or
+    book does not open inside a word; the half of a hyphenated word the tagger gave the container, glued
+    to the hyphen the title ends in, is the title's."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    if (j + 1 >= len(tokens) or labels[j] not in _CONTAINERS or tokens[j - 1].text != "-"
+            or tokens[j].start != tokens[j - 1].end or not tokens[j].text[:1].islower() or j - 1 == i
+            or tokens[j - 1].start != tokens[j - 2].end and not tokens[j - 1].start > tokens[j - 2].end):
+        return labels
+    return labels[:j] + ["title"] + labels[j + 1:]
+
+
+def journal_abbreviation_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "... cluster-formation model; a new approach Rom .Rep .Phys .65 1281 -300", as PDF text of a style
+    that puts no stop between a title and its journal gives it, each abbreviation's stop set apart
+    from its word and glued to the next: the journal's first word cut short ("Rom .") read as the title's
+    last is the journal's. A stop glued to its word may end the title ("... with KamLAND-Zen. Phys. Rev.
+    Lett.", "... in Na3Bi. Phys. Rev. B") and is left alone."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    if (j + 2 >= len(tokens) or j - i < 3 or tokens[j].text != "." or labels[j + 1] != "journal"
+            or not cut_short(tokens[j - 1].text)
+            or not (tokens[j - 1].end < tokens[j].start and tokens[j + 1].start == tokens[j].end)
+            or tokens[j - 2].text in (".", ",", ":", ";")):
+        return labels
+    journal = first_run(labels[j + 1:], "journal")
+    if not _abbreviated(tokens, j + 1, j + 1 + journal[1]):
+        return labels              # "... Na3Bi. Science 350", "... to the Golgi. EMBO J": the title's own word
+    return labels[:j - 1] + ["journal", "journal"] + labels[j + 1:]
+
+
+def number_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "... heavy nuclei near magic numbers 82 and 126 Eur. Phys. J. A 51 1-12": a number read as pages
+    between the title and its journal, where the pages follow the journal's volume, is the title's."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    j = found[1]
+    k = j
+    while k < len(labels) and labels[k] == "pages" and tokens[k].text.isdigit():
+        k += 1
+    if k == j or k >= len(labels) or labels[k] != "journal" or "pages" not in labels[k:] \
+            or tokens[j - 1].text in (".", ",", ":", ";", ")"):
+        return labels
+    return labels[:j] + ["title"] * (k - j) + labels[k:]
+
+
+_SERIES = re.compile(r"(?:Series|Ser)[A-Z]?")
+
+
+def journal_read_before_its_series(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "E. C. Stoner, Proceedings of the Royal Society of London. Series A - Mathematical and Physical
+    Sciences 152, 672 (1935)": a "title" that opens with a journal's or proceedings' word, straight
+    before a journal that opens with its series ("Series A", "Ser. B"), is the journal's name."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    k = j + (j < len(tokens) and tokens[j].text == ".")
+    if (k >= len(tokens) or labels[k] != "journal" or not _SERIES.fullmatch(tokens[k].text)
+            or CUES.get(tokens[i].text.lower()) not in ("journal", "proc") or labels[j:k] not in ([], [OTHER])):
+        return labels
+    return labels[:i] + ["journal"] * (k - i) + labels[k:]
+
+
 # What follows a journal's name: its numbers, its date, a link to the work, or nothing.
 _AFTER_A_JOURNAL = IDENTIFIER_LABELS | {"volume", "issue", "pages", "date"}
 
@@ -245,7 +336,7 @@ def journal_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[
     after = next((m for m in range(j, n) if labels[m] != OTHER), None)
     if after is not None and labels[after] not in _AFTER_A_JOURNAL:
         return labels
-    words = [w for w in text[k + 1:j] if w[:1].isalpha()]
+    words = [w for w in printed_words(tokens, k + 1, j) if w[:1].isalpha()]
     if (not words or len(words) > 8 or any(w in (":", "?", "!") for w in text[k + 1:j])
             or not _title_case(words)
             or (len(words) == 1 and len(words[0]) < 4)):

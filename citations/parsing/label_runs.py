@@ -41,6 +41,24 @@ def is_initial(tokens: list[Token], k: int) -> bool:
     return len(tokens[k].text) == 1 and tokens[k].text.isupper()
 
 
+def printed_words(tokens: list[Token], i: int, j: int) -> list[str]:
+    """The words of tokens i..j as printed: a word broken at a line's end whose hyphen PDF text kept,
+    glued to both halves ("Commu-nicationsin Mathematical Physics"), is one word, so that it reads as
+    capitalised or not by its first half."""
+    words: list[str] = []
+    for k in range(i, j):
+        text = tokens[k].text
+        glued = bool(words) and tokens[k].start == tokens[k - 1].end
+        second_half = glued and text[:1].isalpha() and words[-1][-1:] == "-" and words[-1][:1].isalpha()
+        hyphen = (glued and text == "-" and words[-1][-1:].isalpha() and k + 1 < j
+                  and tokens[k + 1].start == tokens[k].end and tokens[k + 1].text[:1].islower())
+        if second_half or hyphen:
+            words[-1] += text
+        else:
+            words.append(text)
+    return words
+
+
 def sentence_start(tokens: list[Token], k: int) -> int:
     """The first token of the sentence token k is in: after the last full stop that ends a word of
     more than one letter (an initial's stop ends no sentence) and is followed by a space."""

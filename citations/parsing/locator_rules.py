@@ -1,6 +1,7 @@
 """Label rules for the numbers a journal is cited by: a page read as the volume, the issue, a note,
 an identifier or a second date; a page's letters read as the volume's; a year-like volume or issue
-read as the date; an issue for the volume, and a volume read into the journal's name. `relabel`
+read as the date; an issue for the volume, a volume read into the journal's name, and a series letter
+read into the volume. `relabel`
 (relabelling.py) applies them, in its order."""
 import re
 
@@ -80,6 +81,22 @@ def page_read_as_a_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     else:
         return labels
     return labels[:a] + ["pages"] * (b - a) + labels[b:]
+
+
+def series_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Int. J. Mod. Phys. D 15, 1753 (2006)": a capital letter after the journal's name, read as the
+    start of the volume it is printed before, names the journal's series ("Phys. Rev. D"), as the
+    labelled sets mostly write it."""
+    found = first_run(labels, "volume")
+    if found is None:
+        return labels
+    k = found[0]
+    before = k - 1 - (k >= 2 and tokens[k - 1].text == "." and labels[k - 1] == OTHER)
+    if (before < 0 or labels[before] != "journal" or len(tokens[k].text) != 1 or not tokens[k].text.isupper()
+            or found[1] == k + 1 or not tokens[k + 1].text.isdigit() or tokens[k + 1].start == tokens[k].end
+            or "journal" in labels[k:]):
+        return labels
+    return labels[:before + 1] + ["journal"] * (k - before) + labels[k + 1:]
 
 
 def page_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:

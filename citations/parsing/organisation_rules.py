@@ -73,7 +73,7 @@ def organisation_before_a_comma_opening_a_title(tokens: list[Token], labels: lis
         return labels
     words = text[i:comma]
     if not all(w[:1].isupper() or w in _NAME_CONNECTORS or w in ("in", "at") for w in words) \
-            or not text[comma + 1][:1].isupper() \
+            or not (text[comma + 1][:1].isupper() or text[comma + 1].isdigit() and not YEAR.fullmatch(text[comma + 1])) \
             or not GROUP.search(" ".join(words)) or sum(w[:1].isupper() for w in words) < 2:
         return labels
     return labels[:i] + ["author"] * (comma - i) + [OTHER] + labels[comma + 1:]

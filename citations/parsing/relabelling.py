@@ -24,12 +24,22 @@ from citations.parsing.container_rules import (
     book_read_as_a_journal,
     book_read_as_a_second_title,
     book_read_into_the_title,
+    journal_abbreviation_closing_the_title,
     journal_cut_at_a_stop,
+    journal_opening_inside_a_word,
     journal_read_as_the_title,
+    journal_read_before_its_series,
     journal_read_into_the_title,
+    number_closing_the_title,
+    proceedings_read_into_the_title,
     quoted_title,
     title_before_the_imprint,
     title_read_as_a_container,
+)
+from citations.parsing.imprint_rules import (
+    publisher_read_as_a_journal,
+    publisher_read_as_a_title,
+    publisher_read_as_the_place,
 )
 from citations.parsing.label_runs import YEAR, first_run, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
@@ -40,6 +50,7 @@ from citations.parsing.locator_rules import (
     page_letter_read_as_the_volume,
     page_read_as_a_title,
     page_read_as_a_volume,
+    series_letter_read_as_the_volume,
     volume_read_into_the_journal,
 )
 from citations.parsing.organisation_rules import (
@@ -63,17 +74,24 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  family_first_names_opening_a_title, editors_read_as_authors, book_before_a_journal,
                  title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title, title_before_the_imprint,
                  name_before_a_colon_opening_a_title, quoted_title, _title_edges, book_read_into_the_title,
-                 journal_read_into_the_title, _translation_closing_the_title, _edition_closing_the_title,
+                 journal_read_into_the_title, proceedings_read_into_the_title, journal_opening_inside_a_word,
+                 journal_abbreviation_closing_the_title, number_closing_the_title, journal_read_before_its_series,
+                 _translation_closing_the_title, _edition_closing_the_title, _revision_closing_the_title,
+                 _report_number_closing_the_title, _preprint_server_read_as_a_title, _title_before_its_editors,
                  book_after_in, book_read_as_a_second_title, _year_read_as_a_number, number_read_as_the_date,
-                 issue_read_as_the_volume, volume_read_into_the_journal, page_read_as_a_volume,
-                 page_letter_read_as_the_volume, page_read_as_a_title):
+                 issue_read_as_the_volume, volume_read_into_the_journal, series_letter_read_as_the_volume,
+                 page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
+                 publisher_read_as_the_place, publisher_read_as_a_journal, publisher_read_as_a_title):
         labels = rule(tokens, labels)
     return labels
 
 
 # The last words of a document named after what it describes ("GPT-4 technical report",
-# "Claude 3 model card"): the whole sentence is its title, though alone "Technical report" is a note.
-_NAMED_DOCUMENTS = {("technical", "report"), ("model", "card"), ("system", "card"), ("white", "paper")}
+# "Claude 3 model card", "ALICE Inner Tracking System (ITS): Technical Design Report", "3458A Multimeter
+# User Guide"): the whole sentence is its title, though alone "Technical report" is a note.
+_NAMED_DOCUMENTS = {("technical", "report"), ("model", "card"), ("system", "card"), ("white", "paper"),
+                    ("design", "report"), ("instruction", "manual"), ("reference", "manual"), ("user", "manual"),
+                    ("user", "guide")}
 
 
 def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
@@ -293,6 +311,83 @@ def _edition_closing_the_title(tokens: list[Token], labels: list[str]) -> list[s
                 or any(labels[x] not in ("title", OTHER, "note") for x in range(j, m)):
             return labels
         return labels[:k] + [OTHER] + ["note"] * (m - k - 1) + labels[m:]
+    return labels
+
+
+def _title_before_its_editors(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Topical Issue on Nuclear Symmetry Energy, edited by Li B. A. et al., Eur. Phys. J. A 50 (2014)":
+    with no author and no title labelled, the piece a reference opens with, read as a note, straight
+    before "edited by" names the issue or book that the editors edited: its title."""
+    if "title" in labels or "author" in labels:
+        return labels
+    text = [t.text.lower() for t in tokens]
+    k = next((k for k in range(1, len(text) - 2) if text[k] == "," and text[k + 1] == "edited" and text[k + 2] == "by"),
+             None)
+    if k is None or any(label not in ("note", OTHER) for label in labels[:k]) or not tokens[0].text[:1].isupper():
+        return labels
+    return ["title"] * k + labels[k:]
+
+
+# What ADS's and arXiv's exports print where a journal's name would be: no work's title.
+_PREPRINT_SERVERS = {"arxiveprints", "eprints", "arxivpreprint", "arxiv", "arxivpreprints"}
+
+
+def _preprint_server_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Arzoumanian, Z., et al. 2015, ArXiv e-prints, arXiv:1505.07540": "arXiv e-prints" (however PDF
+    text spaces it) says where the work was posted, as a note, not what it is called."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    if "".join(t.text for t in tokens[i:j] if t.text.isalnum()).lower() not in _PREPRINT_SERVERS:
+        return labels
+    return labels[:i] + ["note"] * (j - i) + labels[j:]
+
+
+def _report_number_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "High Luminosity Large Hadron Collider (HL-LHC): Preliminary Design Report, CERN-2015-005 (CERN,
+    Geneva, 2015)" and "..., SLAC-PUB-5678": a laboratory's report number after the title's last comma
+    (an acronym, then numbers and codes joined by hyphens) numbers the report; it is no part of its title."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    comma = next((k for k in range(j - 1, i + 1, -1) if text[k] == ","), None)
+    if comma is None:
+        return labels
+    number = text[comma + 1:j]
+    if (len(number) < 3 or not (number[0].isupper() and number[0].isalpha() and len(number[0]) > 1)
+            or "-" not in number or not any(w.isdigit() for w in number)
+            or any(not (w == "-" or w.isdigit() or w.isupper()) for w in number)):
+        return labels
+    return labels[:comma] + [OTHER] + ["idno"] * (j - comma - 1) + labels[j:]
+
+
+_REVISION_CODE = re.compile(r"[A-Za-z]?[0-9]+[A-Za-z]?|[A-Z]")
+
+
+def _revision_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Fluke Corporation, 752A Reference Divider Instruction Manual, Revision 1, 1984." and "3458A
+    Multimeter User's Guide, Revision: B.01": a manual's revision printed after its title's comma or
+    stop is a note on the edition, not the title's end."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    text = [t.text for t in tokens]
+    for k in range(i + 2, j):
+        if text[k - 1] not in (",", ".") or text[k].lower() not in ("revision", "rev"):
+            continue
+        m = k + 1
+        m += m < j and text[m] in (".", ":")
+        code = m
+        while m < j and (_REVISION_CODE.fullmatch(text[m]) or text[m] == "."
+                         and m + 1 < j and tokens[m + 1].start == tokens[m].end):
+            m += 1
+        if m == code or m < j:
+            return labels
+        return labels[:k - 1] + [OTHER] + ["note"] * (j - k) + labels[j:]
     return labels
 
 

@@ -1,0 +1,53 @@
+"""A book's imprint and its editors as a reader of parsed references would check them."""
+from tests.parsing.labelled_runs import read_runs
+
+
+def test_a_publisher_printed_before_its_place_is_the_publisher():
+    # REVTeX's "(Publisher, Address, Year)": the tagger read the publisher as the place's first word
+    parsed = read_runs("D. P. Craig, Molecular Quantum Electrodynamics (Dover, Mineola, NY, 1998).",
+                       [("author", "D. P. Craig"), ("title", "Molecular Quantum Electrodynamics"),
+                        ("place", "Dover, Mineola, NY"), ("date", "1998")])
+    assert (parsed.publisher, parsed.place) == ("Dover", "Mineola, NY")
+    elsevier = read_runs("M. Abramowitz and I.A. Stegun, Handbook of Mathematical Functions, Dover (New York 1965)",
+                         [("author", "M. Abramowitz and I.A. Stegun"), ("booktitle", "Handbook of Mathematical Functions"),
+                          ("place", "Dover (New York"), ("date", "1965")])
+    assert (elsevier.publisher, elsevier.place) == ("Dover", "New York")
+    # a city and its state are one place
+    state = read_runs("A. Smith, Lectures on Physics (Cambridge, MA, 1990).",
+                      [("author", "A. Smith"), ("title", "Lectures on Physics"), ("place", "Cambridge, MA"),
+                       ("date", "1990")])
+    assert (state.publisher, state.place) == (None, "Cambridge, MA")
+
+
+def test_names_et_al_then_eds_are_the_editors():
+    text = "G. Apollinari et al. (eds.), High Luminosity Large Hadron Collider: Preliminary Design Report (2015)."
+    title = "High Luminosity Large Hadron Collider: Preliminary Design Report"
+    parsed = read_runs(text, [("author", "G. Apollinari et al"), ("title", title), ("date", "2015")])
+    assert parsed.authors == ()
+    assert [n.family for n in parsed.editors] == ["Apollinari"]
+
+
+def test_a_publisher_read_as_a_journal_or_a_title_is_the_publisher():
+    text = "Mostepanenko, V.M., Trunov, N.N.: The Casimir Effect and its Applications. Clarendon, Oxford (1997)"
+    parsed = read_runs(text, [("author", "Mostepanenko, V.M., Trunov, N.N."),
+                              ("title", "The Casimir Effect and its Applications"), ("journal", "Clarendon"),
+                              ("place", "Oxford"), ("date", "1997")])
+    assert (parsed.container, parsed.publisher, parsed.place) == (None, "Clarendon", "Oxford")
+    # a journal with its numbers stays a journal
+    journal = read_runs("A. Smith, Spin waves. Nature, London 4, 12 (1997)",
+                        [("author", "A. Smith"), ("title", "Spin waves"), ("journal", "Nature"),
+                         ("place", "London"), ("volume", "4"), ("pages", "12"), ("date", "1997")])
+    assert (journal.container, journal.publisher) == ("Nature", None)
+    bracketed = read_runs("Bohr A and Mottelson B R 1975 Nuclear Structure vol II (Reading, MA: Benjamin) ch 4",
+                          [("author", "Bohr A and Mottelson B R"), ("date", "1975"), ("booktitle", "Nuclear Structure"),
+                           ("volume", "II"), ("place", "Reading, MA"), ("title", "Benjamin) ch 4")])
+    assert (bracketed.publisher, bracketed.note) == ("Benjamin", "ch 4")
+    assert bracketed.title == "Nuclear Structure"
+    # a journal's long name before its city stays the journal
+    academy = read_runs("Einstein, A.: Integration der Feldgleichungen. Sitzungsberichte der Preussischen Akademie der "
+                        "Wissenschaften, Berlin (1916)",
+                        [("author", "Einstein, A."), ("title", "Integration der Feldgleichungen"),
+                         ("journal", "Sitzungsberichte der Preussischen Akademie der Wissenschaften"), ("place", "Berlin"),
+                         ("date", "1916")])
+    assert (academy.container, academy.publisher) == ("Sitzungsberichte der Preussischen Akademie der Wissenschaften",
+                                                      None)

@@ -1,0 +1,173 @@
+"""Where a title ends, as a reader of parsed references would check it: what the tagger read on past a
+title (a manual's revision, a report's number, the proceedings or journal after it) is not the title,
+and what it read as something else (a special issue cited by its editors) is."""
+from tests.parsing.labelled_runs import read_as, read_runs
+
+
+def test_a_journal_broken_across_a_line_is_not_read_into_the_title():
+    # PDF text kept the hyphen of "Commu-nications" and lost the space after "in".
+    text = ("S. W. Hawking. Particle creation by black holes. Commu-nicationsin Mathematical Physics ,43 (3):199-220,"
+            "Aug 1975 .")
+    parsed = read_runs(text, [("author", "S. W. Hawking"),
+                              ("title", "Particle creation by black holes. Commu-nicationsin Mathematical Physics"),
+                              ("volume", "43"), ("pages", "199-220"), ("date", "Aug 1975")])
+    assert (parsed.title, parsed.container) == ("Particle creation by black holes",
+                                                "Commu-nicationsin Mathematical Physics")
+    # a lower-case word after the stop is still the title's own
+    lower = read_runs("A. B. Smith. Spin waves. In-plane magnetism of thin films, 43, 199 (1975).",
+                      [("author", "A. B. Smith"), ("title", "Spin waves. In-plane magnetism of thin films"),
+                       ("volume", "43"), ("pages", "199"), ("date", "1975")])
+    assert lower.title == "Spin waves. In-plane magnetism of thin films"
+
+
+def test_a_design_report_or_a_manual_is_named_by_its_title():
+    # the tagger read the report's name as a note
+    text = ("ALICE collaboration, ALICE Inner Tracking System (ITS): Technical Design Report, CERN-LHCC-99-012 (1999) "
+            "http://aliceinfo.cern.ch/ITS/files/ITS_TDR.pdf.")
+    parsed = read_as(text, author="ALICE collaboration", note="ALICE Inner Tracking System (ITS): Technical Design Report",
+                     date="1999")
+    assert parsed.title == "ALICE Inner Tracking System (ITS): Technical Design Report"
+    assert parsed.authors == ("ALICE collaboration",)
+    manual = read_as("Keysight. 3458A Multimeter User Guide. 2001.", note="Keysight. 3458A Multimeter User Guide",
+                     date="2001")
+    assert (manual.authors, manual.title) == (("Keysight",), "3458A Multimeter User Guide")
+
+
+def test_a_manuals_revision_is_a_note_and_its_maker_the_author():
+    parsed = read_as("Fluke Corporation, 752A Reference Divider Instruction Manual, Revision 1, 1984.",
+                     title="Fluke Corporation, 752A Reference Divider Instruction Manual, Revision 1", date="1984")
+    assert parsed.authors == ("Fluke Corporation",)
+    assert (parsed.title, parsed.note) == ("752A Reference Divider Instruction Manual", "Revision 1")
+    lettered = read_as("Agilent Technologies, 3458A Multimeter User's Guide, Revision: B.01, March 2001.",
+                       title="Agilent Technologies, 3458A Multimeter User's Guide, Revision: B.01", date="March 2001")
+    assert (lettered.title, lettered.note) == ("3458A Multimeter User's Guide", "Revision: B.01")
+    # a title that goes on after "Revision" keeps it
+    prose = read_as("A. Smith, The theory of games, Revision of economic models, 1990.", author="A. Smith",
+                    title="The theory of games, Revision of economic models", date="1990")
+    assert prose.title == "The theory of games, Revision of economic models"
+    # a year after an organisation's comma is its date, not a title's opening
+    dated = read_as("Fluke Corporation, 1984.", title="Fluke Corporation, 1984")
+    assert dated.authors == ()
+
+
+def test_a_report_number_after_the_title_is_not_part_of_it():
+    text = ("G. Apollinari et al. (eds.), High Luminosity Large Hadron Collider (HL-LHC): Preliminary Design Report, "
+            "CERN-2015-005 (CERN, Geneva, 2015).")
+    title = "High Luminosity Large Hadron Collider (HL-LHC): Preliminary Design Report, CERN-2015-005"
+    parsed = read_runs(text, [("author", "G. Apollinari et al."), ("title", title), ("place", "Geneva"),
+                              ("date", "2015")])
+    assert parsed.title == "High Luminosity Large Hadron Collider (HL-LHC): Preliminary Design Report"
+    # a title's own last piece with a hyphenated acronym and a number stays
+    kept = read_as("A. Smith, Searches at the LHC, Run-2 results, 2019.", author="A. Smith",
+                   title="Searches at the LHC, Run-2 results", date="2019")
+    assert kept.title == "Searches at the LHC, Run-2 results"
+
+
+def test_arxiv_e_prints_is_where_the_work_was_posted_not_its_title():
+    parsed = read_as("Arzoumanian, Z., Brazier, A., et al. 2015, ArXive -prints,arXiv :1505.07540",
+                     author="Arzoumanian, Z., Brazier, A., et al", date="2015", title="ArXive -prints")
+    assert parsed.title is None
+    assert parsed.arxiv_id == "1505.07540"
+
+
+def test_proceedings_read_on_after_a_titles_comma_are_its_container():
+    text = "O. Kirstein et al., Neutron Position Sensitive Detectors for the ESS, Pro-ceedingsof Science (Vertex 2014) 029."
+    parsed = read_runs(text, [("author", "O. Kirstein et al."),
+                              ("title", "Neutron Position Sensitive Detectors for the ESS, Pro-ceedingsof Science"),
+                              ("date", "2014"), ("pages", "029")])
+    assert (parsed.title, parsed.container) == ("Neutron Position Sensitive Detectors for the ESS",
+                                                "Pro-ceedingsof Science")
+    # "Proceeding" inside a title, after no comma, is the title's
+    kept = read_as("A. Smith, Proceeding with caution in deep learning, 2019.", author="A. Smith",
+                   title="Proceeding with caution in deep learning", date="2019")
+    assert kept.title == "Proceeding with caution in deep learning"
+
+
+def test_a_special_issue_cited_by_its_editors_is_named_by_its_title():
+    text = "Topical Issue on Nuclear Symmetry Energy, edited by B. A. Li et al., Eur. Phys. J. A 50 (2014) 9."
+    parsed = read_runs(text, [("note", "Topical Issue on Nuclear Symmetry Energy"), ("editor", "B. A. Li et al."),
+                              ("journal", "Eur. Phys. J. A"), ("volume", "50"), ("date", "2014"), ("pages", "9")])
+    assert (parsed.title, parsed.container) == ("Topical Issue on Nuclear Symmetry Energy", "Eur. Phys. J. A")
+
+
+def test_a_journal_does_not_open_inside_a_hyphenated_word():
+    # IOP's Harvard style as PDF text gives it: no stop between title and journal, spaces lost and added
+    text = ("Ahmed S M S et al 2013 Alpha-cluster preformation factors in heavy nuclei usingthe cluster -formationmodel "
+            "J .Phys .G :Nucl .Part .Phys .40 79601")
+    parsed = read_runs(text, [("author", "Ahmed S M S et al"), ("date", "2013"),
+                              ("title", "Alpha-cluster preformation factors in heavy nuclei usingthe cluster -"),
+                              ("journal", "formationmodel J .Phys .G :Nucl .Part .Phys"), ("volume", "40"),
+                              ("pages", "79601")])
+    assert parsed.title.endswith("cluster -formationmodel")
+    assert parsed.container == "J .Phys .G :Nucl .Part .Phys"
+
+
+def test_a_journals_first_word_cut_short_is_not_the_titles_last():
+    text = "Ahmed S M S 2013 Clusterization probability in alpha-decay; a new approach Rom .Rep .Phys .65 1281 -300"
+    parsed = read_runs(text, [("author", "Ahmed S M S"), ("date", "2013"),
+                              ("title", "Clusterization probability in alpha-decay; a new approach Rom"),
+                              ("journal", "Rep .Phys"), ("volume", "65"), ("pages", "1281 -300")])
+    assert (parsed.title, parsed.container) == ("Clusterization probability in alpha-decay; a new approach",
+                                                "Rom .Rep .Phys")
+    # an English word closing a title stays the title's ("... of hot Gold. Phys. Rev.")
+    english = read_runs("Smith J 2013 Spectra of hot Gold. Phys. Rev. 65 1281",
+                        [("author", "Smith J"), ("date", "2013"), ("title", "Spectra of hot Gold"),
+                         ("journal", "Phys. Rev"), ("volume", "65"), ("pages", "1281")])
+    assert english.title == "Spectra of hot Gold"
+    # a stop glued to its word may end a title whose last word is short and capitalised
+    for authors, title, journal in (("Abe S 2023", "Search for Majorana neutrinos with KamLAND-Zen", "Phys. Rev. Lett."),
+                                    ("Xiong J 2015", "Evidence for the chiral anomaly in Na3Bi", "Phys. Rev. B")):
+        text = f"{authors} {title}. {journal} 130 051801"
+        parsed = read_runs(text, [("author", authors[:-5]), ("date", authors[-4:]), ("title", title),
+                                  ("journal", journal), ("volume", "130"), ("pages", "051801")])
+        assert parsed.title == title
+
+
+def test_a_number_closing_the_title_before_its_journal_is_the_titles():
+    text = "Ahmed S M S et al 2015 Alpha clustering near magic numbers 82 and 126 Eur .Phys .J .A 51 1 -12"
+    parsed = read_runs(text, [("author", "Ahmed S M S et al"), ("date", "2015"),
+                              ("title", "Alpha clustering near magic numbers 82 and"), ("pages", "126"),
+                              ("journal", "Eur .Phys .J .A"), ("volume", "51"), ("pages", "1 -12")])
+    assert (parsed.title, parsed.pages) == ("Alpha clustering near magic numbers 82 and 126", "1 -12")
+
+
+def test_a_journal_named_before_its_series_is_not_a_title():
+    text = "E. C. Stoner, Proceedings of the Royal Society of London. Series A 152, 672 (1935)."
+    parsed = read_runs(text, [("author", "E. C. Stoner"), ("title", "Proceedings of the Royal Society of London"),
+                              ("journal", "Series A"), ("volume", "152"), ("pages", "672"), ("date", "1935")])
+    assert parsed.title is None
+    assert parsed.container == "Proceedings of the Royal Society of London. Series A"
+    # a paper's title before such a journal stays its title
+    titled = read_runs("A. Smith, Spin waves. Series A 152, 672 (1935).",
+                       [("author", "A. Smith"), ("title", "Spin waves"), ("journal", "Series A"), ("volume", "152"),
+                        ("pages", "672"), ("date", "1935")])
+    assert titled.title == "Spin waves"
+
+
+def test_a_family_name_read_into_the_journal_is_the_authors():
+    # no comma between the last initials' family name and a journal of a style that prints no title
+    parsed = read_runs("V. P. Gusynin Phys. Rev. D 52 4747 (1995)",
+                       [("author", "V. P."), ("journal", "Gusynin Phys. Rev. D"), ("volume", "52"), ("pages", "4747"),
+                        ("date", "1995")])
+    assert (parsed.authors, parsed.container) == (("V. P. Gusynin",), "Phys. Rev. D")
+    # a list that puts the family name first has it already
+    family_first = read_runs("Green, B. Nature Physics 52 4747 (1995)",
+                             [("author", "Green, B."), ("journal", "Nature Physics"), ("volume", "52"),
+                              ("pages", "4747"), ("date", "1995")])
+    assert family_first.container == "Nature Physics"
+    # a journal's name written out after a stray initial keeps its first word
+    written_out = read_runs("Ž. Surface and Coatings Technology 133 2000 61",
+                            [("author", "Ž."), ("journal", "Surface and Coatings Technology"), ("volume", "133"),
+                             ("date", "2000"), ("pages", "61")])
+    assert written_out.container == "Surface and Coatings Technology"
+
+
+def test_a_series_letter_before_the_volume_is_the_journals():
+    parsed = read_runs("E. J. Copeland, M. Sami and S. Tsujikawa, Int. J. Mod. Phys. D 15, 1753 (2006).",
+                       [("author", "E. J. Copeland, M. Sami and S. Tsujikawa"), ("journal", "Int. J. Mod. Phys"),
+                        ("volume", "D 15"), ("pages", "1753"), ("date", "2006")])
+    assert (parsed.container, parsed.volume) == ("Int. J. Mod. Phys. D", "15")
+    # a letter glued to its number is printed as the volume's ("A40") and stays so
+    glued = read_runs("L. Diósi, Phys. Rev. A40, 1165 (1989).", [("author", "L. Diósi"), ("journal", "Phys. Rev"),
+                                                                ("volume", "A40"), ("pages", "1165"), ("date", "1989")])
+    assert (glued.container, glued.volume) == ("Phys. Rev", "A40")
