@@ -19,6 +19,8 @@ GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|associat
                     r"|administration|agency|commission|ministry|department|office|board|forum|alliance"
                     r"|project|community|company|university|centre|center|initiative|programme|federation"
                     r"|labs?)\b", re.I)
+# "McKinsey & Company", "Ernst & Young"-style firms' own "&" before a word naming a firm joins no two names.
+_FIRM = re.compile(r"\s*&\s*(?=(?:Company|Co\.?|Partners|Sons|Associates|Cie\.?)(?!\s*,\s*[A-ZÀ-Þ]\.)(?:$|[\s,;]))")
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
               "ter", "el", "al", "bin", "ibn", "st", "st."}
@@ -43,7 +45,8 @@ def split_names(text: str) -> list[PersonName]:
     if text.endswith(".") and not re.search(r"(?:^|[\s.-])[A-ZÀ-Þ][a-z]?\.$", text):
         text = text[:-1]              # a sentence's period, not an initial's
     names: list[PersonName] = []
-    for piece in _AND.split(text):
+    for piece in _AND.split(_FIRM.sub("\0", text)):
+        piece = piece.replace("\0", " & ")
         parts = [p.strip() for p in piece.split(",") if p.strip(" .")]
         i = 0
         while i < len(parts):
@@ -85,7 +88,7 @@ def _name(text: str, family: str | None = None, given: str | None = None) -> Per
     if family is not None:
         return PersonName(text, family.strip(" .,") or None, (given or "").strip(" ,") or None)
     words = text.split()
-    if GROUP.search(text):
+    if GROUP.search(text) or " & " in text:            # the "&" _FIRM kept: "Johnson & Co."
         return PersonName(text, text, None)
     if not words:
         return PersonName("", None, None)

@@ -1,6 +1,8 @@
 """Label rules for an organisation that wrote a reference, where the tagger read its name into the
 title or a title into its name ("Python Software Foundation. asyncio: ...", "OpenAI. Introducing
 ChatGPT"). `relabel` (relabelling.py) applies them, in its order."""
+import re
+
 from citations.parsing.cues import CUES
 from citations.parsing.label_runs import YEAR, first_run, is_initial
 from citations.parsing.labels import OTHER
@@ -96,9 +98,9 @@ def title_read_into_an_organisation(tokens: list[Token], labels: list[str]) -> l
         return labels              # "E. Kh. Akhmedov", "P. SCRIBE. C.R. Acad.": a person's initials
     end = j
     # The title's own number, read as a volume or pages after the names: "Grok 4", "GPT 4.5".
-    while end < len(text) and labels[end] in _NUMBERS_AFTER and not YEAR.fullmatch(text[end]) \
-            and text[end] not in (",", ";") and not (text[end] == "." and end + 1 < len(text)
-                                                    and tokens[end + 1].start > tokens[end].end):
+    while (end < len(text) and not YEAR.fullmatch(text[end]) and text[end] not in (",", ";")
+           and (labels[end] in _NUMBERS_AFTER or labels[end] == "date" and _VERSION.fullmatch(text[end]))
+           and not (text[end] == "." and end + 1 < len(text) and tokens[end + 1].start > tokens[end].end)):
         end += 1
     while end > stop + 1 and text[end - 1] in (",", ".", ";", ":"):
         end -= 1
@@ -106,6 +108,8 @@ def title_read_into_an_organisation(tokens: list[Token], labels: list[str]) -> l
 
 
 _NUMBERS_AFTER = {"volume", "issue", "pages", OTHER}
+# A version's parts the tagger read as a date ("GPT 4.5": "4", ".", "5"), which no year is.
+_VERSION = re.compile(r"[0-9]{1,2}|\.")
 
 
 _NOT_A_SENTENCE_END = {"al", "jr", "sr", "st", "ed", "eds", "dr", "mr", "mrs", "ms", "prof"}

@@ -48,6 +48,10 @@ def test_an_organisation_is_one_name_not_a_given_and_a_family_name():
     assert families("Python Software Foundation") == [("Python Software Foundation", None)]
     assert families("O-RAN Alliance") == [("O-RAN Alliance", None)]
     assert families("Thinking Machines Lab") == [("Thinking Machines Lab", None)]
+    # a firm's own "&" joins no two names, though "&" elsewhere does
+    assert families("McKinsey & Company") == [("McKinsey & Company", None)]
+    assert families("Baker & Co, Smith, J.") == [("Baker & Co", None), ("Smith", "J.")]
+    assert families("Smith, J., Jones, K. & Sons, P.") == [("Smith", "J."), ("Jones", "K."), ("Sons", "P.")]
 
 
 def test_a_family_name_of_several_words_before_its_initials_is_whole():

@@ -433,6 +433,10 @@ def test_a_title_read_into_an_organisations_name_is_the_title():
     numbered = _read_runs("xAI. Grok 4, 2025. URL https://x.ai/news/grok-4.",
                           [("author", "xAI. Grok"), ("volume", "4"), ("date", "2025")])
     assert (numbered.authors, numbered.title) == (("xAI",), "Grok 4")
+    # a version the tagger read as a date is the title's too
+    version = _read_runs("OpenAI. Introducing GPT 4.5, 2025. URL https://openai.com/index/introducing-gpt-4-5/.",
+                         [("author", "OpenAI. Introducing GPT"), ("date", "4.5, 2025")])
+    assert (version.authors, version.title, version.year) == (("OpenAI",), "Introducing GPT 4.5", 2025)
     # a person's initials are stopped too: "E. Kh. Akhmedov" is one name
     person = _read_as("E. Kh. Akhmedov, J. High Energy Phys. 0709, 116 (2007).", author="E. Kh. Akhmedov",
                       journal="J. High Energy Phys.", date="2007")
@@ -821,7 +825,8 @@ def test_a_volume_the_model_gave_to_a_comma_alone_is_read_without_failing():
 def test_a_series_letter_before_the_volume_is_no_volume_with_a_page_after_it():
     parsed = _read_runs("B. Kim, Phys. Rev. D 94 (2016).", [("author", "B. Kim"), ("journal", "Phys. Rev."),
                                                              ("volume", "D 94"), ("date", "2016")])
-    assert (parsed.volume, parsed.pages) == ("D 94", None)
+    # and the letter names the journal's series (series_letter_read_as_the_volume)
+    assert (parsed.container, parsed.volume, parsed.pages) == ("Phys. Rev. D", "94", None)
 
 
 def test_a_title_read_on_past_its_closing_quote_stops_there():
