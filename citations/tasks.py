@@ -23,6 +23,9 @@ RETRY = {"autoretry_for": RETRYABLE, "retry_backoff": 2, "retry_backoff_max": 30
 
 
 class ChunkTask(Task):
+    # A chunk reports into the job planned for it (citations/jobs/task_records.py records no job of its own).
+    unrecorded = True
+
     def on_failure(self, exc, task_id, args, kwargs, einfo):
         chunk = JobChunk.objects.filter(pk=args[0] if args else kwargs.get("chunk_id")).first()
         if chunk is not None:
@@ -122,7 +125,7 @@ def check_standing(sources: list[str] | None = None) -> dict:
     return check_works(sources=sources)
 
 
-@shared_task(name="citations.sweep_jobs", acks_late=True)
+@shared_task(name="citations.sweep_jobs", acks_late=True, unrecorded=True)
 def sweep_jobs_task() -> dict:
     """Send again the jobs the broker never took, lost, or whose worker died (citations/jobs/dispatch.py)."""
     return sweep_jobs()

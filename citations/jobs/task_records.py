@@ -13,14 +13,12 @@ from citations.jobs.processes import this_process
 from citations.models import Job, JobState
 from citations.models.jobs import job_kind
 
-CHUNK_TASKS = {"citations.resolve_chunk", "citations.dump_chunk", "citations.ingest_file_chunk"}
-# The sweep runs every minute: its runs are not jobs of their own (what it sends is). A task of
-# another app says so itself with `unrecorded=True` (curation's count of its queues).
-UNRECORDED = CHUNK_TASKS | {"citations.sweep_jobs"}
-
 
 def _unrecorded(task) -> bool:
-    return task.name in UNRECORDED or getattr(task, "unrecorded", False)
+    """A task that is no job of its own says so itself, `unrecorded = True`: a chunk task (its job was
+    made when it was planned: citations.tasks.ChunkTask), the sweep that runs every minute (what it
+    sends is recorded), curation's count of its queues."""
+    return getattr(task, "unrecorded", False)
 
 
 def _arguments(args, kwargs) -> dict:

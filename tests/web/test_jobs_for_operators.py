@@ -69,6 +69,19 @@ def test_kinds_are_named_one_way(db, django_capture_on_commit_callbacks):
         Job.objects.create(kind="citations.resolve", total_chunks=1)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_chunked_job_is_one_job_in_the_list_not_one_per_chunk():
+    # Reading every list again (reparse_references) ran as 1 job and 2 "reread_chunk" jobs beside it.
+    from citations.jobs.planning import enqueue_job, plan_rereading
+    from tests.factories import make_paper, make_references
+
+    for n in range(4):
+        make_references(make_paper(f"2602.{n + 1:05d}"), 2)
+    job = plan_rereading(chunk_papers=2)
+    enqueue_job(job)
+    assert [(j.kind, j.state, j.total_chunks) for j in Job.objects.all()] == [("reread", JobState.SUCCEEDED, 2)]
+
+
 def test_no_job_starts_before_it_was_made(db):
     with command_job("import_works", {}) as job:
         pass
