@@ -5,6 +5,7 @@ from citations.parsing.cues import CUES
 from citations.parsing.label_runs import cut_short, first_run, initials_first, is_initial
 from citations.parsing.labels import OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
+from citations.parsing.names import GROUP
 from citations.parsing.tokens import Token
 
 
@@ -101,6 +102,23 @@ def collaboration_in_brackets(tokens: list[Token], labels: list[str]) -> list[st
     while k < len(text) and labels[k] == "title" and text[k] in (",", ".", ";", ":"):
         labels[k] = OTHER          # the title read on past the bracket: its punctuation is no field's
         k += 1
+    return labels
+
+
+def collaboration_named_in_brackets(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Abbott, B.P. [LIGO Scientific and Virgo Collaborations], et al.: Observation of ...": a bracket
+    straight after a name that names a collaboration is the authors', whatever the tagger read its
+    words as (a note, the start of a title)."""
+    text = [t.text for t in tokens]
+    for k in range(1, len(text) - 2):
+        if text[k] not in ("(", "[") or labels[k - 1] not in ("author", OTHER) or "author" not in labels[:k]:
+            continue
+        closing = next((m for m in range(k + 1, min(k + 14, len(text))) if text[m] == {"(": ")", "[": "]"}[text[k]]),
+                       None)
+        if closing is None or not GROUP.search(" ".join(text[k + 1:closing])) \
+                or any(label not in ("author", "note", OTHER) for label in labels[k + 1:closing]):
+            continue
+        return labels[:k] + [OTHER] + ["author"] * (closing - k - 1) + [OTHER] + labels[closing + 1:]
     return labels
 
 

@@ -71,3 +71,4 @@ def publisher_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[st
         return labels
     end = next((k for k in range(i + 1, j) if tokens[k].text in (")", ",")), j)
     return labels[:i] + ["publisher"] * (end - i) + [OTHER] * (end < j) + ["note"] * max(0, j - end - 1) + labels[j:]
+

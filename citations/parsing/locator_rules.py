@@ -1,7 +1,8 @@
 """Label rules for the numbers a journal is cited by: a page read as the volume, the issue, a note,
 an identifier or a second date; a page's letters read as the volume's; a year-like volume or issue
-read as the date; an issue for the volume, a volume read into the journal's name, and a series letter
-read into the volume. `relabel`
+read as the date; an issue for the volume, a volume read into the journal's name, a series letter
+read into the volume, a journal's acronym read as no field's, and an article's page count read into its
+pages. `relabel`
 (relabelling.py) applies them, in its order."""
 import re
 
@@ -47,6 +48,59 @@ def _page_read_as(labels: list[str], k: int, after_a_date: bool) -> bool:
     journal's numbers, a note or an identifier, or a date where the reference's date is printed in
     brackets before it ("J. Math. Phys. 16 (1975), 2029")."""
     return labels[k] in _NUMBERS or labels[k] in ("note", "idno") or (labels[k] == "date" and after_a_date)
+
+
+def page_count_read_into_the_pages(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Phys. Rev. D 79 (2009), no. 2, 025002, 8 pp.": the count of an article's pages after its number,
+    as MathSciNet's and AMS's styles print it, is a note, not the end of its pages."""
+    found = first_run(labels, "pages")
+    if found is None:
+        return labels
+    i, j = found
+    k = next((k for k in range(i + 1, j - 2) if tokens[k].text == "," and tokens[k + 1].text.isdigit()
+              and tokens[k + 2].text.lower() == "pp"), None)
+    if k is None or j > k + 3 + (k + 3 < len(tokens) and tokens[k + 3].text == "."):
+        return labels
+    return labels[:k] + [OTHER] + ["note"] * (j - k - 1) + labels[j:]
+
+
+# A journal's acronym as astronomy's and physics' author-year styles print it: "ApJ", "ApJL", "MNRAS", "JCAP".
+_ACRONYM = re.compile(r"[A-Z][A-Za-z]{1,5}")
+_BEFORE_AN_ACRONYM = {"date", OTHER}
+_ACRONYM_READ_AS = {OTHER, "idno", "title", "note", "pages", "volume"}
+
+
+def journal_acronym_before_its_numbers(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Ishigaki M N et al 2014 ApJL 792 L32", "Smith J 2014 MNRAS 441 1234" and "2009 A&A 500 L1":
+    with no journal or book labelled, a journal's acronym (two capitals or more in a word of six letters
+    at most) after the date or a stop, straight before two numbers, the second a page, is the journal,
+    the first number its volume (its issue where it opens with a zero: JCAP's and JHEP's month, "JCAP
+    09 012") and the second its page; the model read the acronym as no field's."""
+    if "journal" in labels or "booktitle" in labels:
+        return labels
+    n = len(tokens)
+    for k in range(1, n - 2):
+        end = k + 1
+        if tokens[k].text == "A" and end + 1 < n and tokens[end].text == "&" and tokens[end + 1].text == "A":
+            end += 2                                       # "A&A"
+        elif not (_ACRONYM.fullmatch(tokens[k].text) and sum(c.isupper() for c in tokens[k].text) >= 2):
+            continue
+        if (end + 1 >= n or labels[k - 1] not in _BEFORE_AN_ACRONYM and tokens[k - 1].text not in (".", ",")
+                or any(label not in _ACRONYM_READ_AS for label in labels[k:end])
+                or not tokens[end].text.isdigit() or tokens[end].start == tokens[end - 1].end):
+            continue
+        page = end + 1 + (tokens[end + 1].text == ",")
+        last = page + (page < n and tokens[page].text.isalpha() and len(tokens[page].text) == 1)
+        if (last >= n or not tokens[last].text.isdigit() or tokens[page].start == tokens[end].end
+                or last > page and tokens[last].start != tokens[page].end
+                or last + 1 < n and tokens[last + 1].start == tokens[last].end and tokens[last + 1].text.isalnum()):
+            continue
+        if "title" in labels[k:end] and "title" in labels[last + 1:]:
+            continue                                       # the acronym is inside the title
+        volume = "issue" if len(tokens[end].text) == 2 and tokens[end].text.startswith("0") else "volume"
+        return (labels[:k] + ["journal"] * (end - k) + [volume] + [OTHER] * (page - end - 1)
+                + ["pages"] * (last + 1 - page) + labels[last + 1:])
+    return labels
 
 
 def page_read_as_a_volume(tokens: list[Token], labels: list[str]) -> list[str]:

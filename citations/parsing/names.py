@@ -14,7 +14,7 @@ _ET_AL = re.compile(r"[,;]?\s*\b(?:et\.?\s*al\b\.?|and others|u\.\s*a\.|\.\.\.|�
 _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?)*$|^[A-Z]{1,3}$")
 # Words that make a name an organisation's, which has no given and family names to split (and
 # which author_rules.py reads an organisation by).
-GROUP = re.compile(r"\b(?:collaboration|consortium|group|team|committee|association|society|organi[sz]ation|network"
+GROUP = re.compile(r"\b(?:collaborations?|consortium|group|team|committee|association|society|organi[sz]ation|network"
                     r"|foundation|council|institute|corporation|corp|inc|ltd|llc|gmbh|technologies|laboratory"
                     r"|administration|agency|commission|ministry|department|office|board|forum|alliance"
                     r"|project|community|company|university|centre|center|initiative|programme|federation"

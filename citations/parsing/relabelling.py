@@ -9,6 +9,7 @@ import re
 from citations.parsing.author_rules import (
     author_list_tail_opening_a_title,
     collaboration_in_brackets,
+    collaboration_named_in_brackets,
     editors_read_as_authors,
     family_first_names_opening_a_title,
     family_name_opening_a_title,
@@ -46,7 +47,9 @@ from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locator_rules import (
     RANGE_DASHES,
     issue_read_as_the_volume,
+    journal_acronym_before_its_numbers,
     number_read_as_the_date,
+    page_count_read_into_the_pages,
     page_letter_read_as_the_volume,
     page_read_as_a_title,
     page_read_as_a_volume,
@@ -68,7 +71,8 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _software_before_empty_pieces, organisation_opening_a_title, organisation_before_a_quoted_title,
                  organisation_before_a_comma_opening_a_title, title_read_into_an_organisation,
                  _lettered_year_opening_a_title,
-                 _year_inside_a_titles_opening, collaboration_in_brackets, family_name_opening_a_title,
+                 _year_inside_a_titles_opening, collaboration_in_brackets, collaboration_named_in_brackets,
+                 family_name_opening_a_title,
                  names_opening_a_title, author_list_tail_opening_a_title, title_read_as_the_last_author,
                  package_read_as_an_author, title_opening_read_into_family_first_names,
                  family_first_names_opening_a_title, editors_read_as_authors, book_before_a_journal,
@@ -78,10 +82,12 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  journal_abbreviation_closing_the_title, number_closing_the_title, journal_read_before_its_series,
                  _translation_closing_the_title, _edition_closing_the_title, _revision_closing_the_title,
                  _report_number_closing_the_title, _preprint_server_read_as_a_title, _title_before_its_editors,
-                 book_after_in, book_read_as_a_second_title, _year_read_as_a_number, number_read_as_the_date,
+                 book_after_in, book_read_as_a_second_title, _year_read_as_a_number, journal_acronym_before_its_numbers,
+                 number_read_as_the_date,
                  issue_read_as_the_volume, volume_read_into_the_journal, series_letter_read_as_the_volume,
                  page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
-                 publisher_read_as_the_place, publisher_read_as_a_journal, publisher_read_as_a_title):
+                 page_count_read_into_the_pages, publisher_read_as_the_place, publisher_read_as_a_journal,
+                 publisher_read_as_a_title):
         labels = rule(tokens, labels)
     return labels
 

@@ -171,3 +171,48 @@ def test_a_series_letter_before_the_volume_is_the_journals():
     glued = read_runs("L. Diósi, Phys. Rev. A40, 1165 (1989).", [("author", "L. Diósi"), ("journal", "Phys. Rev"),
                                                                 ("volume", "A40"), ("pages", "1165"), ("date", "1989")])
     assert (glued.container, glued.volume) == ("Phys. Rev", "A40")
+
+
+def test_a_journals_acronym_before_its_volume_and_page_is_the_journal():
+    # IOP's author-year style: "Author Year Journal Volume Page", the journal an acronym the model read as nothing
+    parsed = read_runs("Ishigaki M N, Tominaga N and Nomoto K 2014 ApJL 792 L32",
+                       [("author", "Ishigaki M N, Tominaga N and Nomoto K"), ("date", "2014"), ("idno", "ApJL 792 L32")])
+    assert (parsed.container, parsed.volume, parsed.pages) == ("ApJL", "792", "L32")
+    mnras = read_runs("Smith J and Jones K 2014 MNRAS 441 1234", [("author", "Smith J and Jones K"), ("date", "2014"),
+                                                                  ("pages", "441 1234")])
+    assert (mnras.container, mnras.volume, mnras.pages) == ("MNRAS", "441", "1234")
+    # JCAP's and JHEP's month opens with a zero: the issue
+    jcap = read_runs("Smith J 2014 JCAP 09 012", [("author", "Smith J"), ("date", "2014"), ("pages", "09 012")])
+    assert (jcap.container, jcap.volume, jcap.issue, jcap.pages) == ("JCAP", None, "09", "012")
+    # an acronym inside a title, more title after it, is the title's
+    titled = read_runs("Smith J 2014. CMS 13 8 TeV searches in review. Preprint",
+                       [("author", "Smith J"), ("date", "2014"), ("title", "CMS 13 8 TeV searches in review")])
+    assert (titled.title, titled.container) == ("CMS 13 8 TeV searches in review", None)
+
+
+def test_an_articles_page_count_is_a_note_not_its_pages():
+    text = "J. Bagger and N. Lambert, Three-algebras. Phys. Rev. D 79 (2009), no. 2, 025002, 8 pp."
+    parsed = read_runs(text, [("author", "J. Bagger and N. Lambert"), ("title", "Three-algebras"),
+                              ("journal", "Phys. Rev. D"), ("volume", "79"), ("date", "2009"), ("issue", "2"),
+                              ("pages", "025002, 8 pp")])
+    assert (parsed.pages, parsed.note) == ("025002", "8 pp")
+    # a range after a comma is the pages' own
+    ranged = read_runs("A. Smith, Title. J. Phys. 79 (2009), 12, 14-16.",
+                       [("author", "A. Smith"), ("title", "Title"), ("journal", "J. Phys."), ("volume", "79"),
+                        ("date", "2009"), ("pages", "12, 14-16")])
+    assert ranged.note is None
+
+
+def test_a_collaboration_named_in_brackets_after_a_name_is_the_authors():
+    text = ("Abbott, B.P. [LIGO Scientific and Virgo Collaborations], et al.: Observation of gravitational waves. "
+            "Phys. Rev. Lett. 116, 061102 (2016)")
+    parsed = read_runs(text, [("author", "Abbott, B.P."), ("note", "LIGO Scientific and"),
+                              ("author", "Virgo Collaborations], et al."), ("title", "Observation of gravitational waves"),
+                              ("journal", "Phys. Rev. Lett."), ("volume", "116"), ("pages", "061102"), ("date", "2016")])
+    assert parsed.authors == ("Abbott, B.P.", "LIGO Scientific", "Virgo Collaborations")
+    assert parsed.note is None
+    # a bracket naming no group is left as the tagger read it
+    other = read_runs("Abbott, B.P. [in Japanese], et al.: Observation. Phys. Rev. Lett. 116, 061102 (2016)",
+                      [("author", "Abbott, B.P."), ("note", "in Japanese"), ("title", "Observation"),
+                       ("journal", "Phys. Rev. Lett."), ("volume", "116"), ("pages", "061102"), ("date", "2016")])
+    assert (other.authors, other.note) == (("Abbott, B.P.",), "in Japanese")
