@@ -68,7 +68,7 @@ from citations.parsing.tokens import Token
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
     for rule in (journal_cut_at_a_stop, _named_document_title, _page_named_before_its_link,
-                 _software_before_empty_pieces, organisation_opening_a_title, organisation_before_a_quoted_title,
+                 _software_before_empty_pieces, _software_release_title, organisation_opening_a_title, organisation_before_a_quoted_title,
                  organisation_before_a_comma_opening_a_title, title_read_into_an_organisation,
                  _lettered_year_opening_a_title,
                  _year_inside_a_titles_opening, collaboration_in_brackets, collaboration_named_in_brackets,
@@ -151,6 +151,32 @@ def _software_before_empty_pieces(tokens: list[Token], labels: list[str]) -> lis
             or any(label not in IDENTIFIER_LABELS and label != OTHER for label in labels[j:])):
         return labels
     return labels[:i] + ["title"] * (j - i) + labels[j:]
+
+
+# Zenodo's and GitHub's name of a software release: "owner/repository: v1.2.3", not inside a link.
+_RELEASE = re.compile(r"(?<![\w/.:])[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+: v?[0-9]+(?:\.[0-9]+)+[A-Za-z0-9-]*")
+_NOT_IN_A_RELEASE = {"author", "editor", "journal", "booktitle", "date"}
+
+
+def _software_release_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Moritz Schauer and Sebastiano Grazzi. mschauer/ZigZagBoomerang.jl: v0.10.0, 2021. doi:10.5281/
+    zenodo.3931118" and "EleutherAI/lm-evaluation-harness: v0.4.12": a release named as Zenodo and GitHub
+    name it, its repository and its version, is the title, version and all, though the tagger read it as
+    a link, a page or a title cut at its colon."""
+    if not any(t.text == "/" for t in tokens) or not any(t.text == ":" for t in tokens):
+        return labels
+    text = [" "] * tokens[-1].end                      # the text as tokenised, its spaces where they were
+    for t in tokens:
+        text[t.start:t.end] = t.text
+    match = _RELEASE.search("".join(text))
+    if match is None:
+        return labels
+    inside = [k for k, t in enumerate(tokens) if match.start() <= t.start < match.end()]
+    if not inside or any(labels[k] in _NOT_IN_A_RELEASE for k in inside) or "author" not in labels[:inside[0]]:
+        return labels
+    labels = ["note" if label == "title" else label for label in labels]      # a title read elsewhere is not it
+    labels[inside[0]:inside[-1] + 1] = ["title"] * len(inside)
+    return labels
 
 
 _OPEN_ENDS = {"now", "present", "today"}

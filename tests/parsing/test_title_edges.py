@@ -216,3 +216,21 @@ def test_a_collaboration_named_in_brackets_after_a_name_is_the_authors():
                       [("author", "Abbott, B.P."), ("note", "in Japanese"), ("title", "Observation"),
                        ("journal", "Phys. Rev. Lett."), ("volume", "116"), ("pages", "061102"), ("date", "2016")])
     assert (other.authors, other.note) == (("Abbott, B.P.",), "in Japanese")
+
+
+def test_a_software_release_is_named_by_its_repository_and_version():
+    # Zenodo's citation of a GitHub release; the tagger read it as a link and its year as pages
+    text = "Moritz Schauer and Sebastiano Grazzi. mschauer/ZigZagBoomerang.jl: v0.10.0, 2021. doi:10.5281/ZENODO.3931118."
+    parsed = read_runs(text, [("author", "Moritz Schauer and Sebastiano Grazzi"),
+                              ("url", "mschauer/ZigZagBoomerang.jl: v0.10.0"), ("pages", "2021"),
+                              ("doi", "doi:10.5281/ZENODO.3931118")])
+    assert parsed.title == "mschauer/ZigZagBoomerang.jl: v0.10.0"
+    cut = read_runs("Lintang Sutawika, Leo Gao, et al. EleutherAI/lm-evaluation-harness: v0.4.12, 2026.",
+                    [("author", "Lintang Sutawika, Leo Gao, et al"), ("title", "EleutherAI/lm-evaluation-harness"),
+                     ("pages", "12"), ("date", "2026")])
+    assert cut.title == "EleutherAI/lm-evaluation-harness: v0.4.12"
+    # a repository inside a link is the link's
+    linked = read_runs("A. Smith. Spin waves, 2021. https://github.com/owner/repo: v1.2.",
+                       [("author", "A. Smith"), ("title", "Spin waves"), ("date", "2021"),
+                        ("url", "https://github.com/owner/repo")])
+    assert linked.title == "Spin waves"
