@@ -311,6 +311,39 @@ def journal_read_before_its_series(tokens: list[Token], labels: list[str]) -> li
     return labels[:i] + ["journal"] * (k - i) + labels[k:]
 
 
+_TITLE_PIECES = {"title", "journal", "booktitle"}
+
+
+def volume_inside_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "String theory. Vol. 1: An introduction to the bosonic string", "Fluid Mechanics – Volume 6:
+    Course of Theoretical Physics" and "Mathematical Population Genetics 1: Theoretical Introduction": a
+    volume's number before a colon, with the volume's title after it, is part of the title of a work
+    in volumes, and so is the name before it, however the tagger read the two pieces."""
+    n = len(tokens)
+    for k in range(2, n - 2):
+        if labels[k] != "volume" or not tokens[k].text.isdigit() or tokens[k + 1].text != ":" \
+                or labels[k + 2] not in ("title", "booktitle") or not tokens[k + 2].text[:1].isupper():
+            continue
+        start = k
+        while start > 0 and (labels[start - 1] == OTHER and tokens[start - 1].text in (".", "–", "-", ",")
+                             or CUES.get(tokens[start - 1].text.lower()) == "vol"):
+            start -= 1
+        if start == 0 or labels[start - 1] not in _TITLE_PIECES or start < k and not (
+                CUES.get(tokens[start].text.lower()) == "vol" or tokens[start].text in ("–", "-")
+                or tokens[start].text == "." and k - start >= 2):
+            continue
+        first = start - 1
+        while first > 0 and labels[first - 1] == labels[start - 1]:
+            first -= 1
+        end = k + 2
+        while end < n and labels[end] == labels[k + 2]:
+            end += 1
+        if "title" in labels[:first] or "title" in labels[end:]:
+            continue
+        return labels[:first] + ["title"] * (end - first) + labels[end:]
+    return labels
+
+
 # What follows a journal's name: its numbers, its date, a link to the work, or nothing.
 _AFTER_A_JOURNAL = IDENTIFIER_LABELS | {"volume", "issue", "pages", "date"}
 

@@ -36,6 +36,7 @@ from citations.parsing.container_rules import (
     quoted_title,
     title_before_the_imprint,
     title_read_as_a_container,
+    volume_inside_a_title,
 )
 from citations.parsing.imprint_rules import (
     publisher_read_as_a_journal,
@@ -80,6 +81,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  name_before_a_colon_opening_a_title, quoted_title, _title_edges, book_read_into_the_title,
                  journal_read_into_the_title, proceedings_read_into_the_title, journal_opening_inside_a_word,
                  journal_abbreviation_closing_the_title, number_closing_the_title, journal_read_before_its_series,
+                 volume_inside_a_title,
                  _translation_closing_the_title, _edition_closing_the_title, _revision_closing_the_title,
                  _report_number_closing_the_title, _preprint_server_read_as_a_title, _title_before_its_editors,
                  book_after_in, book_read_as_a_second_title, _year_read_as_a_number, journal_acronym_before_its_numbers,

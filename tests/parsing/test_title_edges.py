@@ -234,3 +234,21 @@ def test_a_software_release_is_named_by_its_repository_and_version():
                        [("author", "A. Smith"), ("title", "Spin waves"), ("date", "2021"),
                         ("url", "https://github.com/owner/repo")])
     assert linked.title == "Spin waves"
+
+
+def test_a_volumes_number_and_title_are_part_of_the_works_title():
+    parsed = read_runs("L. D. Landau and E. M. Lifshitz, Fluid Mechanics – Volume 6: Course of Theoretical Physics, "
+                       "2 ed. (Elsevier, 1987).",
+                       [("author", "L. D. Landau and E. M. Lifshitz"), ("journal", "Fluid Mechanics"),
+                        ("volume", "6"), ("booktitle", "Course of Theoretical Physics"), ("note", "2 ed"),
+                        ("publisher", "Elsevier"), ("date", "1987")])
+    assert (parsed.title, parsed.container) == ("Fluid Mechanics – Volume 6: Course of Theoretical Physics", None)
+    bare = read_runs("Ewens, W. J., 2012 Mathematical Population Genetics 1: Theoretical Introduction. Springer.",
+                     [("author", "Ewens, W. J."), ("date", "2012"), ("journal", "Mathematical Population Genetics"),
+                      ("volume", "1"), ("title", "Theoretical Introduction"), ("publisher", "Springer")])
+    assert bare.title == "Mathematical Population Genetics 1: Theoretical Introduction"
+    # a journal's volume and the pages after its colon are no title
+    journal = read_runs("A. Smith, Spin waves. Nature 521: 436-444 (2015).",
+                        [("author", "A. Smith"), ("title", "Spin waves"), ("journal", "Nature"), ("volume", "521"),
+                         ("pages", "436-444"), ("date", "2015")])
+    assert (journal.title, journal.container, journal.volume) == ("Spin waves", "Nature", "521")
