@@ -10,6 +10,10 @@ from citations.parsing.names import GROUP
 from citations.parsing.tokens import Token
 
 _NAME_CONNECTORS = {"of", "for", "and", "on", "the", "de", "&", "/", "-"}
+# "Joint Committee for Guides in Metrology": an organisation's name may hold these too, but a title in
+# title case does as often ("Deep Learning in Medicine."), so only the rule that asks for an
+# organisation's word (names.GROUP) reads them as part of a name.
+_GROUP_CONNECTORS = _NAME_CONNECTORS | {"in", "at"}
 
 
 def organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
@@ -74,7 +78,7 @@ def organisation_before_a_comma_opening_a_title(tokens: list[Token], labels: lis
     if comma is None:
         return labels
     words = text[i:comma]
-    if not all(w[:1].isupper() or w in _NAME_CONNECTORS or w in ("in", "at") for w in words) \
+    if not all(w[:1].isupper() or w in _GROUP_CONNECTORS for w in words) \
             or not (text[comma + 1][:1].isupper() or text[comma + 1].isdigit() and not YEAR.fullmatch(text[comma + 1])) \
             or not GROUP.search(" ".join(words)) or sum(w[:1].isupper() for w in words) < 2:
         return labels
