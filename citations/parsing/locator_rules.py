@@ -1,8 +1,8 @@
 """Label rules for the numbers a journal is cited by: a page read as the volume, the issue, a note,
 an identifier or a second date; a page's letters read as the volume's; a year-like volume or issue
 read as the date; an issue for the volume, a volume read into the journal's name, a series letter
-read into the volume, a journal's acronym read as no field's, and an article's page count read into its
-pages. `relabel`
+read into the volume, a journal's acronym read as no field's, an article's page count read into its pages, and a chapter's
+cue read as a journal. `relabel`
 (relabelling.py) applies them, in its order."""
 import re
 
@@ -62,6 +62,27 @@ def page_count_read_into_the_pages(tokens: list[Token], labels: list[str]) -> li
     if k is None or j > k + 3 + (k + 3 < len(tokens) and tokens[k + 3].text == "."):
         return labels
     return labels[:k] + [OTHER] + ["note"] * (j - k - 1) + labels[j:]
+
+
+_CHAPTER = {"chap", "chapter", "ch"}
+
+
+def chapter_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "... (Elsevier, 2015) 2nd ed., Chap. 11.05, pp. 139–174": a chapter's number, its cue read as
+    a journal's name, locates the part cited in its book; it is a note, and the book stays the
+    container."""
+    found = first_run(labels, "journal")
+    if found is None or "journal" in labels[found[1]:]:
+        return labels
+    i, j = found
+    words = [t.text.lower() for t in tokens[i:j] if t.text.isalnum()]
+    if len(words) != 1 or words[0] not in _CHAPTER:
+        return labels
+    end = j + (j < len(tokens) and tokens[j].text == ".")
+    while end < len(tokens) and (tokens[end].text.isdigit() or tokens[end].text == "." and end + 1 < len(tokens)
+                                 and tokens[end + 1].text.isdigit() and tokens[end + 1].start == tokens[end].end):
+        end += 1
+    return labels[:i] + ["note"] * (end - i) + labels[end:]
 
 
 # A journal's acronym as astronomy's and physics' author-year styles print it: "ApJ", "ApJL", "MNRAS", "JCAP".

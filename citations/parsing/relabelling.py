@@ -47,6 +47,7 @@ from citations.parsing.label_runs import YEAR, first_run, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locator_rules import (
     RANGE_DASHES,
+    chapter_read_as_a_journal,
     issue_read_as_the_volume,
     journal_acronym_before_its_numbers,
     number_read_as_the_date,
@@ -88,8 +89,8 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  number_read_as_the_date,
                  issue_read_as_the_volume, volume_read_into_the_journal, series_letter_read_as_the_volume,
                  page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
-                 page_count_read_into_the_pages, publisher_read_as_the_place, publisher_read_as_a_journal,
-                 publisher_read_as_a_title):
+                 page_count_read_into_the_pages, chapter_read_as_a_journal, publisher_read_as_the_place,
+                 publisher_read_as_a_journal, publisher_read_as_a_title):
         labels = rule(tokens, labels)
     return labels
 
@@ -155,8 +156,10 @@ def _software_before_empty_pieces(tokens: list[Token], labels: list[str]) -> lis
     return labels[:i] + ["title"] * (j - i) + labels[j:]
 
 
-# Zenodo's and GitHub's name of a software release: "owner/repository: v1.2.3", not inside a link.
-_RELEASE = re.compile(r"(?<![\w/.:])[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+: v?[0-9]+(?:\.[0-9]+)+[A-Za-z0-9-]*")
+# Zenodo's and GitHub's name of a software release: "owner/repository: v1.2.3" or "...: Qibo 0.1.7", not
+# inside a link.
+_RELEASE = re.compile(r"(?<![\w/.:])[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+: (?:[A-Z][A-Za-z0-9_.-]* )?v?[0-9]+(?:\.[0-9]+)+"
+                      r"[A-Za-z0-9-]*")
 _NOT_IN_A_RELEASE = {"author", "editor", "journal", "booktitle", "date"}
 
 

@@ -229,6 +229,10 @@ def test_a_software_release_is_named_by_its_repository_and_version():
                     [("author", "Lintang Sutawika, Leo Gao, et al"), ("title", "EleutherAI/lm-evaluation-harness"),
                      ("pages", "12"), ("date", "2026")])
     assert cut.title == "EleutherAI/lm-evaluation-harness: v0.4.12"
+    named = read_runs("S. Efthymiou, S. Carrazza, and Atomicprinter, qiboteam/qibo: Qibo 0.1.7 (2022).",
+                      [("author", "S. Efthymiou, S. Carrazza, and Atomicprinter"),
+                       ("doi", "qiboteam/qibo: Qibo 0.1.7"), ("date", "2022")])
+    assert named.title == "qiboteam/qibo: Qibo 0.1.7"
     # a repository inside a link is the link's
     linked = read_runs("A. Smith. Spin waves, 2021. https://github.com/owner/repo: v1.2.",
                        [("author", "A. Smith"), ("title", "Spin waves"), ("date", "2021"),
@@ -252,3 +256,19 @@ def test_a_volumes_number_and_title_are_part_of_the_works_title():
                         [("author", "A. Smith"), ("title", "Spin waves"), ("journal", "Nature"), ("volume", "521"),
                          ("pages", "436-444"), ("date", "2015")])
     assert (journal.title, journal.container, journal.volume) == ("Spin waves", "Nature", "521")
+
+
+def test_a_chapters_number_is_a_note_and_the_book_the_container():
+    text = ("H. M. Gibbs, “Optical Switching,” in “Optical Bistability: Controlling Light with Light,” (Academic Press, "
+            "1985), chap. 5, pp. 195–239.")
+    parsed = read_runs(text, [("author", "H. M. Gibbs"), ("title", "Optical Switching"),
+                              ("booktitle", "Optical Bistability: Controlling Light with Light"),
+                              ("publisher", "Academic Press"), ("date", "1985"), ("journal", "chap"), ("volume", "5"),
+                              ("pages", "195–239")])
+    assert (parsed.container, parsed.volume, parsed.pages) == ("Optical Bistability: Controlling Light with Light",
+                                                               None, "195–239")
+    # a journal of that name is left alone: a journal's name is more than the word
+    journal = read_runs("A. Smith, Spin waves, Chapman J. 5, 195 (1985).",
+                        [("author", "A. Smith"), ("title", "Spin waves"), ("journal", "Chapman J."), ("volume", "5"),
+                         ("pages", "195"), ("date", "1985")])
+    assert journal.container == "Chapman J"
