@@ -250,8 +250,7 @@ def journal_opening_inside_a_word(tokens: list[Token], labels: list[str]) -> lis
         return labels
     i, j = found
     if (j + 1 >= len(tokens) or labels[j] not in _CONTAINERS or tokens[j - 1].text != "-"
-            or tokens[j].start != tokens[j - 1].end or not tokens[j].text[:1].islower() or j - 1 == i
-            or tokens[j - 1].start != tokens[j - 2].end and not tokens[j - 1].start > tokens[j - 2].end):
+            or tokens[j].start != tokens[j - 1].end or not tokens[j].text[:1].islower() or j - 1 == i):
         return labels
     return labels[:j] + ["title"] + labels[j + 1:]
 

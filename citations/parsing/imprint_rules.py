@@ -15,10 +15,7 @@ def publisher_read_as_the_place(tokens: list[Token], labels: list[str]) -> list[
     if ("publisher" in labels or "place" not in labels or "journal" in labels
             or any(CUES.get(t.text.lower()) == "proc" for t in tokens)):
         return labels              # a conference's city and country: "Proc. ..., Sydney, Australia"
-    i = labels.index("place")
-    j = i
-    while j < len(labels) and labels[j] == "place":
-        j += 1
+    i, j = first_run(labels, "place")
     if i == 0 or tokens[i - 1].text not in ("(", ",") or not tokens[i].text[:1].isupper():
         return labels
     # in brackets, or before them: after a comma with none, the pieces are as often a city and its
@@ -33,6 +30,7 @@ def publisher_read_as_the_place(tokens: list[Token], labels: list[str]) -> list[
     if date is None or labels[date] != "date" or CUES.get(tokens[date].text.lower()) == "month" \
             or any(tokens[k].text.lower() == "in" and labels[k] == OTHER for k in range(i)):
         return labels              # an imprint ends in its year; "In Oceans'96, Fort Lauderdale, Florida, September 1996"
+                                   # is a conference's city
     return labels[:i] + ["publisher"] * (cut - i) + [OTHER] + labels[cut + 1:]
 
 

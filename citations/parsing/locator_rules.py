@@ -1,8 +1,8 @@
 """Label rules for the numbers a journal is cited by: a page read as the volume, the issue, a note,
 an identifier or a second date; a page's letters read as the volume's; a year-like volume or issue
 read as the date; an issue for the volume, a volume read into the journal's name, a series letter
-read into the volume, a journal's acronym read as no field's, an article's page count read into its pages, and a chapter's
-cue read as a journal. `relabel`
+read into the volume, a journal's acronym read as no field's, an article's page count read into its
+pages, and a chapter's cue read as a journal. `relabel`
 (relabelling.py) applies them, in its order."""
 import re
 

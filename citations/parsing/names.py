@@ -9,7 +9,9 @@ import re
 from citations.parsing.parser import PersonName
 
 # "und", "et", "y" and "e" join names only in lower case: "Jeffrey E Barrick" holds an initial.
-_AND = re.compile(r"\s*;\s*|\s+(?:(?i:and)|und|et|y|e)\s+|\s*&\s*|,\s*(?:(?i:and)|&)\s+")
+# "McKinsey & Company": a firm's own "&", before a word naming a firm, joins no two names.
+_FIRM_WORD = r"(?:Company|Co\.?|Partners|Sons|Associates|Cie\.?)(?!\s*,\s*[A-ZÀ-Þ]\.)(?:$|[\s,;])"
+_AND = re.compile(rf"\s*;\s*|\s+(?:(?i:and)|und|et|y|e)\s+|\s*&\s*(?!\s*{_FIRM_WORD})|,\s*(?:(?i:and)|&)\s+")
 _ET_AL = re.compile(r"[,;]?\s*\b(?:et\.?\s*al\b\.?|and others|u\.\s*a\.|\.\.\.|…)\s*", re.I)
 _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?)*$|^[A-Z]{1,3}$")
 # Words that make a name an organisation's, which has no given and family names to split (and
@@ -19,8 +21,6 @@ GROUP = re.compile(r"\b(?:collaborations?|consortium|group|team|committee|associ
                     r"|administration|agency|commission|ministry|department|office|board|forum|alliance"
                     r"|project|community|company|university|centre|center|initiative|programme|federation"
                     r"|labs?)\b", re.I)
-# "McKinsey & Company", "Ernst & Young"-style firms' own "&" before a word naming a firm joins no two names.
-_FIRM = re.compile(r"\s*&\s*(?=(?:Company|Co\.?|Partners|Sons|Associates|Cie\.?)(?!\s*,\s*[A-ZÀ-Þ]\.)(?:$|[\s,;]))")
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
               "ter", "el", "al", "bin", "ibn", "st", "st."}
@@ -45,8 +45,7 @@ def split_names(text: str) -> list[PersonName]:
     if text.endswith(".") and not re.search(r"(?:^|[\s.-])[A-ZÀ-Þ][a-z]?\.$", text):
         text = text[:-1]              # a sentence's period, not an initial's
     names: list[PersonName] = []
-    for piece in _AND.split(_FIRM.sub("\0", text)):
-        piece = piece.replace("\0", " & ")
+    for piece in _AND.split(text):
         parts = [p.strip() for p in piece.split(",") if p.strip(" .")]
         i = 0
         while i < len(parts):
@@ -88,7 +87,7 @@ def _name(text: str, family: str | None = None, given: str | None = None) -> Per
     if family is not None:
         return PersonName(text, family.strip(" .,") or None, (given or "").strip(" ,") or None)
     words = text.split()
-    if GROUP.search(text) or " & " in text:            # the "&" _FIRM kept: "Johnson & Co."
+    if GROUP.search(text) or "&" in text:              # the firm's "&" _AND left: "Johnson & Co."
         return PersonName(text, text, None)
     if not words:
         return PersonName("", None, None)

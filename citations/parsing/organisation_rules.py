@@ -78,8 +78,9 @@ def organisation_before_a_comma_opening_a_title(tokens: list[Token], labels: lis
     if comma is None:
         return labels
     words = text[i:comma]
+    after = text[comma + 1]            # the title's first word: capitalised, or a model's number, not a year
     if not all(w[:1].isupper() or w in _GROUP_CONNECTORS for w in words) \
-            or not (text[comma + 1][:1].isupper() or text[comma + 1].isdigit() and not YEAR.fullmatch(text[comma + 1])) \
+            or not (after[:1].isupper() or after.isdigit() and not YEAR.fullmatch(after)) \
             or not GROUP.search(" ".join(words)) or sum(w[:1].isupper() for w in words) < 2:
         return labels
     return labels[:i] + ["author"] * (comma - i) + [OTHER] + labels[comma + 1:]

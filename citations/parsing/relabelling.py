@@ -70,27 +70,31 @@ from citations.parsing.tokens import Token
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
     for rule in (journal_cut_at_a_stop, _named_document_title, _page_named_before_its_link,
-                 _software_before_empty_pieces, _software_release_title, organisation_opening_a_title, organisation_before_a_quoted_title,
+                 _software_before_empty_pieces, _software_release_title,
+                 # who wrote it
+                 organisation_opening_a_title, organisation_before_a_quoted_title,
                  organisation_before_a_comma_opening_a_title, title_read_into_an_organisation,
-                 _lettered_year_opening_a_title,
-                 _year_inside_a_titles_opening, collaboration_in_brackets, collaboration_named_in_brackets,
-                 family_name_opening_a_title,
-                 names_opening_a_title, author_list_tail_opening_a_title, title_read_as_the_last_author,
-                 package_read_as_an_author, title_opening_read_into_family_first_names,
-                 family_first_names_opening_a_title, editors_read_as_authors, book_before_a_journal,
-                 title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title, title_before_the_imprint,
-                 name_before_a_colon_opening_a_title, quoted_title, _title_edges, book_read_into_the_title,
-                 journal_read_into_the_title, proceedings_read_into_the_title, journal_opening_inside_a_word,
-                 journal_abbreviation_closing_the_title, number_closing_the_title, journal_read_before_its_series,
-                 volume_inside_a_title,
-                 _translation_closing_the_title, _edition_closing_the_title, _revision_closing_the_title,
-                 _report_number_closing_the_title, _preprint_server_read_as_a_title, _title_before_its_editors,
-                 book_after_in, book_read_as_a_second_title, _year_read_as_a_number, journal_acronym_before_its_numbers,
-                 number_read_as_the_date,
+                 _lettered_year_opening_a_title, _year_inside_a_titles_opening, collaboration_in_brackets,
+                 collaboration_named_in_brackets, family_name_opening_a_title, names_opening_a_title,
+                 author_list_tail_opening_a_title, title_read_as_the_last_author, package_read_as_an_author,
+                 title_opening_read_into_family_first_names, family_first_names_opening_a_title,
+                 editors_read_as_authors,
+                 # the title and where it appeared
+                 book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
+                 title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
+                 book_read_into_the_title, journal_read_into_the_title, proceedings_read_into_the_title,
+                 journal_opening_inside_a_word, journal_abbreviation_closing_the_title, number_closing_the_title,
+                 journal_read_before_its_series, volume_inside_a_title, _translation_closing_the_title,
+                 _edition_closing_the_title, _revision_closing_the_title, _report_number_closing_the_title,
+                 _preprint_server_read_as_a_title, _title_before_its_editors, book_after_in,
+                 book_read_as_a_second_title,
+                 # dates and numbers
+                 _year_read_as_a_number, journal_acronym_before_its_numbers, number_read_as_the_date,
                  issue_read_as_the_volume, volume_read_into_the_journal, series_letter_read_as_the_volume,
                  page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
-                 page_count_read_into_the_pages, chapter_read_as_a_journal, publisher_read_as_the_place,
-                 publisher_read_as_a_journal, publisher_read_as_a_title):
+                 page_count_read_into_the_pages, chapter_read_as_a_journal,
+                 # the imprint
+                 publisher_read_as_the_place, publisher_read_as_a_journal, publisher_read_as_a_title):
         labels = rule(tokens, labels)
     return labels
 

@@ -46,7 +46,7 @@ def test_a_manuals_revision_is_a_note_and_its_maker_the_author():
                     title="The theory of games, Revision of economic models", date="1990")
     assert prose.title == "The theory of games, Revision of economic models"
     # a year after an organisation's comma is its date, not a title's opening
-    dated = read_as("Fluke Corporation, 1984.", title="Fluke Corporation, 1984")
+    dated = read_as("Fluke Corporation, 1984, Annual report.", title="Fluke Corporation, 1984, Annual report")
     assert dated.authors == ()
 
 
@@ -114,6 +114,11 @@ def test_a_journals_first_word_cut_short_is_not_the_titles_last():
                         [("author", "Smith J"), ("date", "2013"), ("title", "Spectra of hot Gold"),
                          ("journal", "Phys. Rev"), ("volume", "65"), ("pages", "1281")])
     assert english.title == "Spectra of hot Gold"
+    # so does a short capitalised word before a journal not cut short, whatever the stop's spacing
+    golgi = read_runs("Smith J 1995 Transport of selected proteins to the Golgi .EMBO J 14 1329",
+                      [("author", "Smith J"), ("date", "1995"), ("title", "Transport of selected proteins to the Golgi"),
+                       ("journal", "EMBO J"), ("volume", "14"), ("pages", "1329")])
+    assert (golgi.title, golgi.container) == ("Transport of selected proteins to the Golgi", "EMBO J")
     # a stop glued to its word may end a title whose last word is short and capitalised
     for authors, title, journal in (("Abe S 2023", "Search for Majorana neutrinos with KamLAND-Zen", "Phys. Rev. Lett."),
                                     ("Xiong J 2015", "Evidence for the chiral anomaly in Na3Bi", "Phys. Rev. B")):
