@@ -6,21 +6,25 @@ binding takes every feature of every token as a string on every call, which was 
 parser's time. Here the features a token's text contributes at each place of the window are
 summed into a score vector once per distinct text and kept, and so are the features every token
 of a comma-delimited piece shares, once per kind of piece, and those of a token's place in the
-string (its tenth, brackets, glue, known names: a few thousand kinds of row); only the features a
-pair of neighbouring words gives each of them are looked up per call. Viterbi runs over a batch of strings
-of similar length in lock step, so its steps are array operations over the batch. Ties break
-as CRFsuite breaks them (the first label of the highest score), and a test checks the labels
-are CRFsuite's own.
+string (its tenth, brackets, glue, known names: a few thousand kinds of row). The features a pair
+of neighbouring words gives them, most of which the model does not have, are found by array
+look-ups of the two words' numbers, not by their names. A batch of strings of similar length is
+scored as one run of tokens, and its Viterbi steps advance every string of it at once, so each
+step is a few array operations over the batch, not a few per string. Ties break as CRFsuite
+breaks them (the first label of the highest score), and a test checks the labels are CRFsuite's
+own.
 """
 from itertools import accumulate, chain, repeat
 
 import numpy as np
 
-from citations.parsing.features import WINDOW, Featuriser, pairs
+from citations.parsing.features import SHAPES, WINDOW, WORD_AFTER, WORD_BEFORE, Featuriser, pair_named, shapes_of
 from citations.parsing.identifiers import Identifier
 from citations.parsing.tokens import Token
 
 _BATCH = 64                 # strings decoded in lock step, sorted by length to share few padding steps
+_BATCH_TOKENS = 8_192       # and at most this many tokens a batch (one longer string is a batch alone),
+                            # so that a batch of long strings holds no more arrays than one such string
 _WINDOWS_KEPT = 50_000      # distinct token texts whose window scores are kept (7 x labels floats each)
 _PLACES_KEPT = 20_000       # distinct rows of place features whose scores are kept
 _PIECES_KEPT = 20_000       # distinct piece descriptions whose scores are kept
@@ -89,6 +93,54 @@ class _Kept:
         self._new[key] = value
 
 
+class _Pairs:
+    """The pair features of some prefixes made of the same texts (words, or shapes), each keyed by
+    the numbers of its two texts."""
+
+    def __init__(self, prefixes: tuple[str, ...], weights: Weights):
+        named = [(pair_named(name), row) for name, row in weights.row.items()]
+        found = [(parts, row) for parts, row in named if parts and parts[0] in prefixes]
+        texts = sorted({text for (_, before, after), _ in found for text in (before, after)})
+        self.number = {text: k for k, text in enumerate(texts, start=1)}    # 0: a text in no pair feature
+        self._size = len(texts) + 1
+        keys = sorted({self._key(before, after) for (_, before, after), _ in found})
+        self.keys = np.array(keys or [-1], dtype=np.int64)
+        at = {key: k for k, key in enumerate(keys)}
+        self.rows = {prefix: np.full(len(self.keys), weights.none, dtype=np.intp) for prefix in prefixes}
+        for (prefix, before, after), row in found:
+            self.rows[prefix][at[self._key(before, after)]] = row
+        self._none = weights.none
+
+    def _key(self, before: str, after: str) -> int:
+        return self.number[before] * self._size + self.number[after]
+
+    def found(self, texts: list[str]) -> list[np.ndarray]:
+        """For each prefix, the row of each neighbouring pair's feature (the row of zeros where the
+        model has none); a pair with an unnumbered text has a key no feature has."""
+        numbers = np.fromiter(map(self.number.get, texts, repeat(0, len(texts))), dtype=np.int64, count=len(texts))
+        keys = numbers[:-1] * self._size + numbers[1:]
+        keys[(numbers[:-1] == 0) | (numbers[1:] == 0)] = -2
+        at = np.searchsorted(self.keys, keys).clip(max=len(self.keys) - 1)
+        hit = self.keys[at] == keys
+        return [np.where(hit, rows[at], self._none) for rows in self.rows.values()]
+
+
+class _PairRows:
+    """The rows of the features each pair of neighbouring tokens gives (features.pairs), found
+    by array lookups of the pair's two numbers instead of by building three names a pair: most
+    pairs' features are not the model's and have the row of zeros, and most pairs are seen once."""
+
+    def __init__(self, weights: Weights):
+        self._words = _Pairs((WORD_BEFORE, WORD_AFTER), weights)
+        self._shapes = _Pairs((SHAPES,), weights)
+
+    def rows(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For tokens - 1 pairs, the row of the word before, of the two shapes, and of the word after."""
+        before, after = self._words.found([t.lower() for t in texts])
+        (shapes,) = self._shapes.found(shapes_of(texts))
+        return before, shapes, after
+
+
 class Decoder:
     """Labels for the tokens of strings, from a model's weights and the features of its training."""
 
@@ -98,6 +150,7 @@ class Decoder:
         self._windows = _Kept(_WINDOWS_KEPT)
         self._places = _Kept(_PLACES_KEPT)
         self._pieces = _Kept(_PIECES_KEPT)
+        self._pairs = _PairRows(self.weights)
         self._edges = self.weights.sums([["-1edge"], ["1edge"]])
 
     def _kept(self, kept: _Kept, keys: list, groups) -> list[np.ndarray]:
@@ -117,40 +170,45 @@ class Decoder:
                 found[i] = new[keys[i]]
         return found
 
-    def _pair_rows(self, texts: list[str]) -> np.ndarray:
-        """Each pair of neighbours' three feature rows (see features.pairs), (tokens - 1) x 3; most
-        pairs' features are not the model's and have the row of zeros. Not kept: most pairs are
-        seen once."""
-        names = list(chain.from_iterable(pairs(texts)))
-        rows = np.fromiter(map(self.weights.row.get, names, repeat(self.weights.none, len(names))),
-                           dtype=np.intp, count=len(names))
-        return rows.reshape(-1, 3)
-
-    def scores(self, text: str, tokens: list[Token], identifiers: list[Identifier]) -> np.ndarray:
-        """Each token's score for each label (tokens x labels)."""
-        n = len(tokens)
-        texts = [t.text for t in tokens]
-        features = self.features
-        # tokens x window x labels: what each token's text adds to each place of its window
-        windows = np.array(self._kept(self._windows, texts, features.windowed))
-        places = [tuple(row) for row in features.places(text, tokens, identifiers)]
+    def scores(self, strings: list[tuple[str, list[Token], list[Identifier]]]) -> np.ndarray:
+        """Each token's score for each label, for the tokens of all the strings (none empty) one
+        after another (tokens x labels): scored together, a batch costs a few array operations,
+        not a few per string. Each token's sum is added up in the same order as it would be alone."""
+        lengths = [len(tokens) for _, tokens, _ in strings]
+        total = sum(lengths)
+        starts = np.fromiter(accumulate([0, *lengths[:-1]]), dtype=np.intp, count=len(lengths))
+        ends = starts + lengths - 1
+        texts = [t.text for _, tokens, _ in strings for t in tokens]
+        features, state = self.features, self.weights.state
+        places = [tuple(row) for s in strings for row in features.places(*s)]
         scores = np.array(self._kept(self._places, places, lambda row: [row]))[:, 0]
-        if n > 1:
-            # for each pair of neighbours, the rows of what it gives the later and the earlier token
-            rows = self._pair_rows(texts)
-            state = self.weights.state
-            scores[1:] += state[rows[:, 0]] + state[rows[:, 1]]
-            scores[:-1] += state[rows[:, 2]]
-        pieces = features.pieces(tokens)
-        for (a, b, _), shared in zip(pieces, self._kept(self._pieces, [p[2] for p in pieces], lambda f: [f])):
-            scores[a:b] += shared[0]
+        if total > 1:
+            # what each pair of neighbours gives the later and the earlier token; a "pair" of one
+            # string's last token and the next one's first gives nothing
+            before, shapes, after = self._pairs.rows(texts)
+            before[ends[:-1]] = shapes[ends[:-1]] = after[ends[:-1]] = self.weights.none
+            scores[1:] += state[before] + state[shapes]
+            scores[:-1] += state[after]
+        pieces = [(a + at, b + at, described) for s, at in zip(strings, starts.tolist())
+                  for a, b, described in features.pieces(s[1])]
+        if pieces:
+            # each token gets its piece's row; a token in no piece (a comma, a bracket) the row of zeros
+            shared = np.array([*self._kept(self._pieces, [p[2] for p in pieces], lambda f: [f]),
+                               np.zeros((1, state.shape[1]))])[:, 0]
+            piece_of = np.full(total, len(pieces), dtype=np.intp)
+            for k, (a, b, _) in enumerate(pieces):
+                piece_of[a:b] = k
+            scores += shared[piece_of]
+        # what each token's text adds to each place of its window, with WINDOW empty places between
+        # strings so that a window shifted across the whole batch never reaches into the next string
+        padded_at = np.arange(total) + WINDOW * (1 + np.repeat(np.arange(len(lengths)), lengths))
+        windows = np.zeros((total + WINDOW * (len(lengths) + 1), 2 * WINDOW + 1, state.shape[1]))
+        windows[padded_at] = self._kept(self._windows, texts, features.windowed)
         for offset in range(-WINDOW, WINDOW + 1):
-            if abs(offset) < n:
-                # token k sees token k + offset through that token's row WINDOW + offset
-                lo, hi = max(0, -offset), min(n, n - offset)
-                scores[lo:hi] += windows[lo + offset:hi + offset, WINDOW + offset]
-        scores[0] += self._edges[0]
-        scores[n - 1] += self._edges[1]
+            # token k sees token k + offset through that token's row WINDOW + offset
+            scores += windows[padded_at + offset, WINDOW + offset]
+        scores[starts] += self._edges[0]
+        scores[ends] += self._edges[1]
         return scores
 
     def labels(self, strings: list[tuple[str, list[Token], list[Identifier]]]) -> list[list[str]]:
@@ -158,32 +216,36 @@ class Decoder:
         found: list[list[str]] = [[] for _ in strings]
         order = sorted((i for i, s in enumerate(strings) if s[1]), key=lambda i: len(strings[i][1]))
         names = self.weights.labels
-        for start in range(0, len(order), _BATCH):
-            batch = order[start:start + _BATCH]
-            for i, path in zip(batch, self._viterbi([self.scores(*strings[i]) for i in batch])):
+        for batch in _batches(order, strings):
+            lengths = [len(strings[i][1]) for i in batch]
+            for i, path in zip(batch, self._viterbi(self.scores([strings[i] for i in batch]), lengths)):
                 found[i] = [names[y] for y in path]
         return found
 
-    def _viterbi(self, scores: list[np.ndarray]) -> list[list[int]]:
-        """The best label path of each score matrix (sorted shortest first), all advanced one
-        token at a time; a string that has ended keeps its best scores from its last token."""
-        lengths = [len(s) for s in scores]
-        size, count, longest = len(self.weights.labels), len(scores), lengths[-1]
+    def _viterbi(self, scores: np.ndarray, lengths: list[int]) -> list[list[int]]:
+        """The best label path of each string (sorted shortest first) whose tokens' scores follow
+        one another in scores, all advanced one token at a time; a string that has ended keeps its
+        best scores from its last token."""
+        size, count, longest = len(self.weights.labels), len(lengths), lengths[-1]
         padded = np.zeros((count, longest, size))
-        for b, s in enumerate(scores):
-            padded[b, :len(s)] = s
+        padded[np.repeat(np.arange(count), lengths), np.concatenate([np.arange(n) for n in lengths])] = scores
         best = padded[:, 0].copy()
         back = np.zeros((longest, count, size), dtype=np.intp)
         candidates = np.empty((count, size, size))
         incoming = self.weights.incoming[None]
+        # where each (string, label) row of candidates starts, flattened: the best score is read
+        # back at the place argmax chose, a gather, not found by a second reduction
+        row_starts = np.arange(count * size) * size
         running = 0                                   # strings [0, running) have ended
         for t in range(1, longest):
             while lengths[running] <= t:
                 running += 1
             live = candidates[running:]
             np.add(best[running:, None, :], incoming, out=live)                # batch x to x from
-            back[t, running:] = live.argmax(axis=2)
-            best[running:] = live.max(axis=2) + padded[running:, t]
+            chosen = live.argmax(axis=2)
+            back[t, running:] = chosen
+            best[running:] = live.reshape(-1)[row_starts[:chosen.size] + chosen.reshape(-1)].reshape(chosen.shape)
+            best[running:] += padded[running:, t]
         label = best.argmax(axis=1)
         paths = np.empty((count, longest), dtype=np.intp)
         paths[:, longest - 1] = label
@@ -195,3 +257,17 @@ class Decoder:
             label[running:] = back[t, batch[running:], label[running:]]
             paths[:, t - 1] = label
         return [path[:n] for path, n in zip(paths.tolist(), lengths)]
+
+
+def _batches(order: list[int], strings: list) -> list[list[int]]:
+    """The places of the strings, in this order, cut into batches of at most _BATCH strings and
+    _BATCH_TOKENS tokens (a longer string alone)."""
+    batches, batch, tokens = [], [], 0
+    for i in order:
+        n = len(strings[i][1])
+        if batch and (len(batch) == _BATCH or tokens + n > _BATCH_TOKENS):
+            batches.append(batch)
+            batch, tokens = [], 0
+        batch.append(i)
+        tokens += n
+    return batches + [batch] if batch else batches

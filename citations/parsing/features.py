@@ -160,13 +160,35 @@ class Featuriser:
         return found
 
 
+# A pair's feature names: prefix, the earlier token's text, "|", the later one's.
+WORD_BEFORE, SHAPES, WORD_AFTER = "b=", "sp=", "b+="
+
+
 def pairs(texts: list[str], lowers: list[str] | None = None) -> list[tuple[str, str, str]]:
     """For each pair of neighbouring tokens, what it gives the later one (the word before it, and
     its shape with the shape before it) and the earlier one (the word after it)."""
     lowers = lowers or [t.lower() for t in texts]
-    shapes = [_cached_shape(t) for t in texts]
+    shapes = shapes_of(texts)
     joined = [a + "|" + b for a, b in pairwise(lowers)]
-    return [("b=" + ab, "sp=" + a + "|" + b, "b+=" + ab) for ab, (a, b) in zip(joined, pairwise(shapes))]
+    return [(WORD_BEFORE + ab, SHAPES + a + "|" + b, WORD_AFTER + ab) for ab, (a, b) in zip(joined, pairwise(shapes))]
+
+
+def shapes_of(texts: list[str]) -> list[str]:
+    """Each token's shape, as the pair features name it."""
+    return [_cached_shape(t) for t in texts]
+
+
+def pair_named(name: str) -> tuple[str, str, str] | None:
+    """The prefix and the two texts (words or shapes) a pair feature's name was made of, the inverse
+    of `pairs`; None for a feature of another kind. A token holds "|" only as the whole token (see
+    tokens.py), and so does its shape, so the "|" that parts the two is the first one, unless the
+    earlier text is "|" itself."""
+    prefix = next((p for p in (WORD_BEFORE, SHAPES, WORD_AFTER) if name.startswith(p)), None)
+    if prefix is None:
+        return None
+    joined = name[len(prefix):]
+    before, after = ("|", joined[2:]) if joined.startswith("||") else joined.split("|", 1)
+    return prefix, before, after
 
 
 _TRAINING = Featuriser()

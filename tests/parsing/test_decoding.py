@@ -9,7 +9,9 @@ from citations.parsing.tokens import tokenise
 from tests.parsing.conftest import DATA_DIR, needs_data
 
 ODD = ["", "   ", "Nature", "(2001)", "A. B.", "x" * 3000, " ".join(["Smith, J."] * 400),
-       "Ñandú, J. “Quoted title,” Rev. Mod. Phys. 1, 2 (1999). doi:10.1103/RevModPhys.1.2"]
+       "Ñandú, J. “Quoted title,” Rev. Mod. Phys. 1, 2 (1999). doi:10.1103/RevModPhys.1.2",
+       # pair features' names hold "|" between their two words; pieces of none but breaks
+       "A | B || C ||| D. J. Phys. 1|2", "||", ",", "( )", "“ ” ,"]
 
 
 def _strings(raws):
@@ -37,6 +39,14 @@ def test_every_held_out_string_gets_crfsuites_labels():
     expected = _crfsuite_labels(strings)
     assert shipped().labels(strings) == expected
     assert [shipped().labels([s])[0] for s in strings[:40]] == expected[:40]
+
+
+def test_a_list_of_long_strings_in_many_batches_gets_crfsuites_labels():
+    # Long strings fill a batch by their tokens before its count of strings: no label may leak
+    # from one string into the next, within a batch or across one.
+    strings = _strings([" ".join([f"Smith{k}, J. {k}. Title {k}. Nature {k}, {k} (2001)."] * (60 * k))
+                        for k in range(1, 12)] + ODD)
+    assert shipped().labels(strings) == _crfsuite_labels(strings)
 
 
 def test_a_list_is_read_as_each_string_alone():
