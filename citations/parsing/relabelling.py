@@ -43,7 +43,7 @@ from citations.parsing.imprint_rules import (
     publisher_read_as_a_title,
     publisher_read_as_the_place,
 )
-from citations.parsing.label_runs import YEAR, first_run, sentence_start
+from citations.parsing.label_runs import YEAR, first_run, is_initial, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locator_rules import (
     RANGE_DASHES,
@@ -70,6 +70,7 @@ from citations.parsing.tokens import Token
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
     for rule in (journal_cut_at_a_stop, _named_document_title, _page_named_before_its_link,
+                 _page_named_before_its_access_date,
                  _software_before_empty_pieces, _software_release_title,
                  # who wrote it
                  organisation_opening_a_title, organisation_before_a_quoted_title,
@@ -141,6 +142,29 @@ def _page_named_before_its_link(tokens: list[Token], labels: list[str]) -> list[
             or not any(t.text.isalnum() for t in tokens[:stop]) or sentence_start(tokens, stop) != 0:
         return labels
     return ["title"] * stop + labels[stop:]
+
+
+def _page_named_before_its_access_date(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "EGL Overview, accessed: 2022-09-11 (2022)." and "O. Cornut, Dear ImGui, accessed: 2022-09-11":
+    with no title labelled, the comma-parted piece straight before the date a page was accessed names
+    the page or software cited: its title, though the tagger read a short name as an author or a note.
+    A person's name (an initial with its stop, or an author's single capital: "Smith J") is left as it
+    was read."""
+    if "title" in labels:
+        return labels
+    accessed = next((k for k in range(2, len(tokens)) if tokens[k].text.lower() == "accessed"
+                     and tokens[k - 1].text == ","), None)
+    if accessed is None:
+        return labels
+    stop = accessed - 1
+    initials = {k for k in range(len(tokens) - 1) if is_initial(tokens, k) and tokens[k + 1].text == "."}
+    start = next((k + 1 for k in range(stop - 1, -1, -1) if tokens[k].text in (",", ".") and k - 1 not in initials), 0)
+    piece = range(start, stop)
+    if (not piece or any(labels[k] not in ("author", "note", OTHER) for k in piece)
+            or any(k in initials or (is_initial(tokens, k) and labels[k] == "author") for k in piece)
+            or not any(tokens[k].text.isalpha() for k in piece)):
+        return labels
+    return labels[:start] + ["title"] * (stop - start) + labels[stop:]
 
 
 def _software_before_empty_pieces(tokens: list[Token], labels: list[str]) -> list[str]:

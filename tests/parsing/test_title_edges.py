@@ -277,3 +277,20 @@ def test_a_chapters_number_is_a_note_and_the_book_the_container():
                         [("author", "A. Smith"), ("title", "Spin waves"), ("journal", "Chapman J."), ("volume", "5"),
                          ("pages", "195"), ("date", "1985")])
     assert journal.container == "Chapman J"
+
+
+def test_a_page_cited_by_its_name_before_its_access_date_is_the_title():
+    # the tagger read a short page name as an author, or as a note
+    page = read_as("EGL Overview, accessed: 2022-09-11 (2022).", author="EGL Overview",
+                   note="accessed: 2022-09-11", date="2022")
+    assert (page.title, page.authors) == ("EGL Overview", ())
+    software = read_runs("O. Cornut, Dear ImGui, accessed: 2022-09-11 (2022).",
+                         [("author", "O. Cornut, Dear ImGui"), ("note", "accessed: 2022-09-11"), ("date", "2022")])
+    assert (software.title, software.authors) == ("Dear ImGui", ("O. Cornut",))
+    noted = read_as("ALICE O2 software, accessed: 2022-09-11 (2007).", note="ALICE O2 software, accessed: 2022-09-11",
+                    date="2007")
+    assert noted.title == "ALICE O2 software"
+    # a person's name before the date is not a page's
+    for text, author in (("J. Smith, accessed 2020.", "J. Smith"), ("Smith J, accessed 2020.", "Smith J")):
+        person = read_as(text, author=author, date="2020")
+        assert (person.title, person.authors) == (None, (author,))
