@@ -118,3 +118,28 @@ _VERSION = re.compile(r"[0-9]{1,2}|\.")
 
 
 _NOT_A_SENTENCE_END = {"al", "jr", "sr", "st", "ed", "eds", "dr", "mr", "mrs", "ms", "prof"}
+
+
+# Words that point to a work rather than name who wrote it ("Vgl. Jürgen Mansel, ...": compare).
+_POINTERS = {"cf", "vgl", "see", "siehe", "voir", "ibid", "ibidem", "also"}
+
+
+def organisation_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "OpenAI. GPT-4o system card, 2024." and "xAI. Grok 3 Beta — The Age of Reasoning Agents, 2025.":
+    with no author labelled, a sentence of a few words opening the reference straight before the title,
+    which the tagger read as a note or as nothing, names the organisation that wrote it (styles print
+    the authors first). Not a cue ("Online.", "Available."), a pointer ("Vgl.", "Cf.") or a date."""
+    if "author" in labels or "title" not in labels:
+        return labels
+    start = labels.index("title")
+    stop = start - 1
+    if stop < 1 or tokens[stop].text != "." or tokens[start].start == tokens[stop].end:
+        return labels
+    words = [t.text for t in tokens[:stop]]
+    if (len(words) > 4 or any(label not in ("note", OTHER) for label in labels[:stop])
+            or not all(w.isalnum() or w in _NAME_CONNECTORS for w in words)
+            or not any(c.isupper() for c in words[0])
+            or any(w.lower() in CUES or w.lower() in _POINTERS or YEAR.fullmatch(w) for w in words)
+            or any(is_initial(tokens, k) for k in range(stop))):
+        return labels
+    return ["author"] * stop + labels[stop:]

@@ -62,6 +62,7 @@ from citations.parsing.organisation_rules import (
     organisation_before_a_comma_opening_a_title,
     organisation_before_a_quoted_title,
     organisation_opening_a_title,
+    organisation_read_as_a_note,
     title_read_into_an_organisation,
 )
 from citations.parsing.tokens import Token
@@ -73,7 +74,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _page_named_before_its_access_date,
                  _software_before_empty_pieces, _software_release_title,
                  # who wrote it
-                 organisation_opening_a_title, organisation_before_a_quoted_title,
+                 organisation_opening_a_title, organisation_before_a_quoted_title, organisation_read_as_a_note,
                  organisation_before_a_comma_opening_a_title, title_read_into_an_organisation,
                  _lettered_year_opening_a_title, _year_inside_a_titles_opening, collaboration_in_brackets,
                  collaboration_named_in_brackets, family_name_opening_a_title, names_opening_a_title,

@@ -443,6 +443,20 @@ def test_a_title_read_into_an_organisations_name_is_the_title():
     assert (person.title, [n.family for n in person.names]) == (None, ["Akhmedov"])
 
 
+def test_an_organisation_read_as_a_note_before_the_title_is_its_author():
+    # "OpenAI. GPT-4o system card, 2024.": the tagger read the organisation as a note, or as nothing
+    for text, note, name in (("OpenAI. GPT-4o system card, 2024.", "OpenAI", "GPT-4o system card"),
+                             ("xAI. Grok 3 Beta — The Age of Reasoning Agents, 2025.", None,
+                              "Grok 3 Beta — The Age of Reasoning Agents")):
+        parsed = _read_as(text, title=name, date=text[-5:-1], **({"note": note} if note else {}))
+        assert (parsed.authors, parsed.title) == ((text.split(".")[0],), name)
+    # a word that points to the work ("compare"), a cue or a date before the title is no author
+    for text, note in (("Vgl. Zur Reproduktion sozialer Ungleichheit, 1993.", "Vgl"),
+                       ("Online. Some title of a page, 2020.", "Online"), ("1999. Some title of a page.", "1999")):
+        parsed = _read_as(text, note=note, title=text.split(". ")[1].rstrip(".").split(",")[0])
+        assert parsed.authors == ()
+
+
 def test_an_organisation_opening_the_reference_is_its_author_not_the_titles_opening():
     parsed = _read_as("Python Software Foundation. asyncio: Asynchronous I/O in CPython. https://docs.python.org/3/, "
                       "2026.", title="Python Software Foundation. asyncio: Asynchronous I/O in CPython", date="2026")
