@@ -91,7 +91,8 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _preprint_server_read_as_a_title, _title_before_its_editors, book_after_in,
                  book_read_as_a_second_title,
                  # dates and numbers
-                 _year_read_as_a_number, journal_acronym_before_its_numbers, number_read_as_the_date,
+                 _year_closing_the_title, _year_read_as_a_number, journal_acronym_before_its_numbers,
+                 number_read_as_the_date,
                  issue_read_as_the_volume, volume_read_into_the_journal, series_letter_read_as_the_volume,
                  page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
                  page_count_read_into_the_pages, chapter_read_as_a_journal,
@@ -211,6 +212,22 @@ def _software_release_title(tokens: list[Token], labels: list[str]) -> list[str]
     labels = ["note" if label == "title" else label for label in labels]      # a title read elsewhere is not it
     labels[inside[0]:inside[-1] + 1] = ["title"] * len(inside)
     return labels
+
+
+def _year_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "The evolution of the Atlantic Meridional Overturning Circulation since 1980. Nature Reviews
+    Earth & Environment 5, 59–75 (2024).": a year straight after the title's last word, a word in lower
+    case the year goes on from ("since", "during", "in"), and before the title's stop, is the title's
+    own where the reference is dated elsewhere."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    j = found[1]
+    if (j + 2 >= len(tokens) or labels[j] != "date" or not YEAR.fullmatch(tokens[j].text)
+            or tokens[j + 1].text != "." or not tokens[j - 1].text.isalpha() or not tokens[j - 1].text.islower()
+            or "date" not in labels[j + 1:] + labels[:found[0]]):
+        return labels
+    return labels[:j] + ["title"] + labels[j + 1:]
 
 
 _OPEN_ENDS = {"now", "present", "today"}

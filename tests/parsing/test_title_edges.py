@@ -294,3 +294,24 @@ def test_a_page_cited_by_its_name_before_its_access_date_is_the_title():
     for text, author in (("J. Smith, accessed 2020.", "J. Smith"), ("Smith J, accessed 2020.", "Smith J")):
         person = read_as(text, author=author, date="2020")
         assert (person.title, person.authors) == (None, (author,))
+
+
+def test_a_year_closing_the_title_is_the_titles_own_where_the_reference_is_dated_elsewhere():
+    text = ("Jackson, L. C. et al. The evolution of the Atlantic Meridional Overturning Circulation since 1980. "
+            "Nature Reviews Earth & Environment 5, 59–75 (2024).")
+    runs = [("author", "Jackson, L. C. et al"), ("title", "The evolution of the Atlantic Meridional Overturning "
+                                                          "Circulation since"),
+            ("date", "1980"), ("journal", "Nature Reviews Earth & Environment"), ("volume", "5"), ("pages", "59–75"),
+            ("date", "2024")]
+    parsed = read_runs(text, runs)
+    assert (parsed.title, parsed.year) == ("The evolution of the Atlantic Meridional Overturning Circulation since 1980",
+                                           2024)
+    # the only date of the reference, or one after a capitalised word, is no title's
+    alone = read_runs("A. Smith. Floods in the valley since 1980. Water Res. 5, 59.",
+                      [("author", "A. Smith"), ("title", "Floods in the valley since"), ("date", "1980"),
+                       ("journal", "Water Res."), ("volume", "5"), ("pages", "59")])
+    assert (alone.title, alone.year) == ("Floods in the valley since", 1980)
+    named = read_runs("A. Smith. Floods in the valley. Proc. Hydrology 1980. Water Res. 5, 59 (1981).",
+                      [("author", "A. Smith"), ("title", "Floods in the valley. Proc. Hydrology"), ("date", "1980"),
+                       ("journal", "Water Res."), ("volume", "5"), ("pages", "59"), ("date", "1981")])
+    assert named.title == "Floods in the valley. Proc. Hydrology"
