@@ -1,8 +1,8 @@
 """Label rules for the numbers a journal is cited by: a page read as the volume, the issue, a note,
 an identifier or a second date; a page's letters read as the volume's; a year-like volume or issue
 read as the date; an issue for the volume, a volume read into the journal's name, a series letter
-read into the volume, a journal's acronym read as no field's, an article's page count read into its
-pages, and a chapter's cue read as a journal. `relabel`
+read into the volume, the "of" after a volume read into its series, a journal's acronym read as no
+field's, an article's page count read into its pages, and a chapter's cue read as a journal. `relabel`
 (relabelling.py) applies them, in its order."""
 import re
 
@@ -172,6 +172,20 @@ def series_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> 
             or "journal" in labels[k:]):
         return labels
     return labels[:before + 1] + ["journal"] * (k - before) + labels[k + 1:]
+
+
+_NAMED_AFTER_A_VOLUME = {"series", "journal", "booktitle"}
+
+
+def of_read_into_the_series(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Algebraic topology, volume 3 of Graduate Texts in Mathematics.": the "of" between a volume and
+    the series it is a volume of joins the two and is neither's, though the tagger read it as the
+    series' first word."""
+    for k in range(1, len(tokens) - 1):
+        if (tokens[k].text == "of" and labels[k] in _NAMED_AFTER_A_VOLUME and labels[k + 1] == labels[k]
+                and labels[k - 1] == "volume"):
+            return labels[:k] + [OTHER] + labels[k + 1:]
+    return labels
 
 
 def page_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:

@@ -51,6 +51,7 @@ from citations.parsing.locator_rules import (
     issue_read_as_the_volume,
     journal_acronym_before_its_numbers,
     number_read_as_the_date,
+    of_read_into_the_series,
     page_count_read_into_the_pages,
     page_letter_read_as_the_volume,
     page_read_as_a_title,
@@ -94,6 +95,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _year_closing_the_title, _year_read_as_a_number, journal_acronym_before_its_numbers,
                  number_read_as_the_date,
                  issue_read_as_the_volume, volume_read_into_the_journal, series_letter_read_as_the_volume,
+                 of_read_into_the_series,
                  page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
                  page_count_read_into_the_pages, chapter_read_as_a_journal,
                  # the imprint

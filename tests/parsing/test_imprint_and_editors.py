@@ -1,5 +1,5 @@
 """A book's imprint and its editors as a reader of parsed references would check them."""
-from tests.parsing.labelled_runs import read_runs
+from tests.parsing.labelled_runs import read_as, read_runs
 
 
 def test_a_publisher_printed_before_its_place_is_the_publisher():
@@ -51,3 +51,16 @@ def test_a_publisher_read_as_a_journal_or_a_title_is_the_publisher():
                          ("date", "1916")])
     assert (academy.container, academy.publisher) == ("Sitzungsberichte der Preussischen Akademie der Wissenschaften",
                                                       None)
+
+
+def test_the_of_between_a_volume_and_its_series_is_neither_s():
+    text = ("P. S. Ozsváth, A. I. Stipsicz, and Z. Szabó. Grid homology for knots and links, volume 208 of "
+            "Mathematical Surveys and Monographs. American Mathematical Society, Providence, RI, 2015.")
+    parsed = read_as(text, author="P. S. Ozsváth, A. I. Stipsicz, and Z. Szabó",
+                     title="Grid homology for knots and links", volume="208", series="of Mathematical Surveys and Monographs",
+                     publisher="American Mathematical Society", place="Providence, RI", date="2015")
+    assert (parsed.container, parsed.volume) == ("Mathematical Surveys and Monographs", "208")
+    # a series whose own name holds "of" keeps it
+    named = read_as("A. Smith. Notes, volume 3 of Proceedings of Machine Learning Research, 2014.", author="A. Smith",
+                    title="Notes", volume="3", series="Proceedings of Machine Learning Research", date="2014")
+    assert named.container == "Proceedings of Machine Learning Research"
