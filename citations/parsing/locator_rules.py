@@ -181,7 +181,9 @@ def of_read_into_the_series(tokens: list[Token], labels: list[str]) -> list[str]
     """ "Algebraic topology, volume 3 of Graduate Texts in Mathematics.": the "of" between a volume and
     the series it is a volume of joins the two and is neither's, though the tagger read it as the
     series' first word."""
-    for k in range(1, len(tokens) - 1):
+    if "volume" not in labels:
+        return labels
+    for k in range(labels.index("volume") + 1, len(tokens) - 1):
         if (tokens[k].text == "of" and labels[k] in _NAMED_AFTER_A_VOLUME and labels[k + 1] == labels[k]
                 and labels[k - 1] == "volume"):
             return labels[:k] + [OTHER] + labels[k + 1:]
