@@ -137,13 +137,18 @@ def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
 
 def _page_named_before_its_link(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Graphviz. https://www.graphviz.org/." and "Racket Binary Heaps. http://docs.racket-lang.org/...
-    [Accessed October 9, 2013].": with no author and no title labelled, the sentence a reference
-    opens with, straight before its link, names the page or software cited: its title."""
-    if "title" in labels or "author" in labels:
+    [Accessed October 9, 2013].": with no title labelled, the sentence a reference opens with,
+    straight before its link, names the page or software cited: its title, though the tagger read a
+    short name as its author ("Tabula. http://tabula.technology."); a person's name (an initial) and
+    an author named elsewhere leave it as it was read."""
+    if "title" in labels:
         return labels
     stop = next((k for k in range(1, len(tokens) - 1) if tokens[k].text == "." and labels[k + 1] == "url"), None)
     if stop is None or any(label in IDENTIFIER_LABELS for label in labels[:stop]) \
             or not any(t.text.isalnum() for t in tokens[:stop]) or sentence_start(tokens, stop) != 0:
+        return labels
+    if "author" in labels and ("author" in labels[stop:] or stop > 4
+                               or any(is_initial(tokens, k) for k in range(stop))):
         return labels
     return ["title"] * stop + labels[stop:]
 

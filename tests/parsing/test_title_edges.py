@@ -315,3 +315,15 @@ def test_a_year_closing_the_title_is_the_titles_own_where_the_reference_is_dated
                       [("author", "A. Smith"), ("title", "Floods in the valley. Proc. Hydrology"), ("date", "1980"),
                        ("journal", "Water Res."), ("volume", "5"), ("pages", "59"), ("date", "1981")])
     assert named.title == "Floods in the valley. Proc. Hydrology"
+
+
+def test_a_page_named_before_its_link_is_the_title_though_read_as_its_author():
+    page = read_as("Tabula. http://tabula.technology. Accessed: 2015-05-13.", author="Tabula",
+                   url="http://tabula.technology", date="2015-05-13")
+    assert (page.title, page.authors) == ("Tabula", ())
+    # a person's name before a link, or an author named after it too, is not the page's name
+    person = read_as("J. Smith. http://smith.org/page.", author="J. Smith", url="http://smith.org/page")
+    assert (person.title, person.authors) == (None, ("J. Smith",))
+    named = read_runs("Smith. http://smith.org/page. Smith, Jones.",
+                      [("author", "Smith"), ("url", "http://smith.org/page"), ("author", "Smith, Jones")])
+    assert named.title is None
