@@ -2,8 +2,8 @@
 not: each rule names the convention, and `relabel` applies them all, in order, before the labels
 become fields (fields.py). The rules about the authors' end are in author_rules.py (an
 organisation's in organisation_rules.py), those about the title's container in container_rules.py,
-those about a journal's numbers in locator_rules.py; the rules about dates and a title's own edges
-are here."""
+those about a journal's numbers in locator_rules.py, those about pages and software cited by their
+names in software_rules.py; the rules about dates and a title's own edges are here."""
 import re
 
 from citations.parsing.author_rules import (
@@ -43,7 +43,7 @@ from citations.parsing.imprint_rules import (
     publisher_read_as_a_title,
     publisher_read_as_the_place,
 )
-from citations.parsing.label_runs import YEAR, first_run, is_initial, sentence_start
+from citations.parsing.label_runs import YEAR, first_run, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locator_rules import (
     RANGE_DASHES,
@@ -66,14 +66,19 @@ from citations.parsing.organisation_rules import (
     organisation_read_as_a_note,
     title_read_into_an_organisation,
 )
+from citations.parsing.software_rules import (
+    page_named_before_its_access_date,
+    page_named_before_its_link,
+    software_before_empty_pieces,
+    software_release_title,
+)
 from citations.parsing.tokens import Token
 
 
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes)."""
-    for rule in (journal_cut_at_a_stop, _named_document_title, _page_named_before_its_link,
-                 _page_named_before_its_access_date,
-                 _software_before_empty_pieces, _software_release_title,
+    for rule in (journal_cut_at_a_stop, _named_document_title, page_named_before_its_link,
+                 page_named_before_its_access_date, software_before_empty_pieces, software_release_title,
                  # who wrote it
                  organisation_opening_a_title, organisation_before_a_quoted_title, organisation_read_as_a_note,
                  organisation_before_a_comma_opening_a_title, title_read_into_an_organisation,
@@ -132,92 +137,6 @@ def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
             if "author" not in labels[:start] and start <= 7 and not any(t.text.isdigit() for t in tokens[:start]):
                 labels[:start - 1] = ["author"] * (start - 1)
             return labels
-    return labels
-
-
-def _page_named_before_its_link(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Graphviz. https://www.graphviz.org/." and "Racket Binary Heaps. http://docs.racket-lang.org/...
-    [Accessed October 9, 2013].": with no title labelled, the sentence a reference opens with,
-    straight before its link, names the page or software cited: its title, though the tagger read a
-    short name as its author ("Tabula. http://tabula.technology."); a person's name (an initial) and
-    an author named elsewhere leave it as it was read."""
-    if "title" in labels:
-        return labels
-    stop = next((k for k in range(1, len(tokens) - 1) if tokens[k].text == "." and labels[k + 1] == "url"), None)
-    if stop is None or any(label in IDENTIFIER_LABELS for label in labels[:stop]) \
-            or not any(t.text.isalnum() for t in tokens[:stop]) or sentence_start(tokens, stop) != 0:
-        return labels
-    if "author" in labels and ("author" in labels[stop:] or stop > 4
-                               or any(is_initial(tokens, k) for k in range(stop))):
-        return labels
-    return ["title"] * stop + labels[stop:]
-
-
-def _page_named_before_its_access_date(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "EGL Overview, accessed: 2022-09-11 (2022)." and "O. Cornut, Dear ImGui, accessed: 2022-09-11":
-    with no title labelled, the comma-parted piece straight before the date a page was accessed names
-    the page or software cited: its title, though the tagger read a short name as an author or a note.
-    A person's name (an initial with its stop, or an author's single capital: "Smith J") is left as it
-    was read."""
-    if "title" in labels:
-        return labels
-    accessed = next((k for k in range(2, len(tokens)) if tokens[k].text.lower() == "accessed"
-                     and tokens[k - 1].text == ","), None)
-    if accessed is None:
-        return labels
-    stop = accessed - 1
-    initials = {k for k in range(len(tokens) - 1) if is_initial(tokens, k) and tokens[k + 1].text == "."}
-    start = next((k + 1 for k in range(stop - 1, -1, -1) if tokens[k].text in (",", ".") and k - 1 not in initials), 0)
-    piece = range(start, stop)
-    if (not piece or any(labels[k] not in ("author", "note", OTHER) for k in piece)
-            or any(k in initials or (is_initial(tokens, k) and labels[k] == "author") for k in piece)
-            or not any(tokens[k].text.isalpha() for k in piece)):
-        return labels
-    return labels[:start] + ["title"] * (stop - start) + labels[stop:]
-
-
-def _software_before_empty_pieces(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Foreman-Mackey, D., & Morton, T. 2016, dfm/transit: v0.3.0, , , doi:10.5281/zenodo.159478":
-    with no title labelled, the piece after the authors' date that the journal's and volume's empty
-    pieces follow, and then only a link or identifier, is the title (AAS's software citation)."""
-    if "title" in labels or "date" not in labels or "author" not in labels[:labels.index("date")]:
-        return labels
-    n = len(tokens)
-    i = labels.index("date")
-    while i < n and (labels[i] == "date" or tokens[i].text in (",", ")")):
-        i += 1
-    j = next((k for k in range(i + 1, n - 1) if tokens[k].text == "," and tokens[k + 1].text == ","), None)
-    if (j is None or any(label in IDENTIFIER_LABELS - {"idno"} or label in ("author", "date") for label in labels[i:j])
-            or any(label not in IDENTIFIER_LABELS and label != OTHER for label in labels[j:])):
-        return labels
-    return labels[:i] + ["title"] * (j - i) + labels[j:]
-
-
-# Zenodo's and GitHub's name of a software release: "owner/repository: v1.2.3" or "...: Qibo 0.1.7", not
-# inside a link.
-_RELEASE = re.compile(r"(?<![\w/.:])[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+: (?:[A-Z][A-Za-z0-9_.-]* )?v?[0-9]+(?:\.[0-9]+)+"
-                      r"[A-Za-z0-9-]*")
-_NOT_IN_A_RELEASE = {"author", "editor", "journal", "booktitle", "date"}
-
-
-def _software_release_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Moritz Schauer and Sebastiano Grazzi. mschauer/ZigZagBoomerang.jl: v0.10.0, 2021. doi:10.5281/
-    zenodo.3931118" and "EleutherAI/lm-evaluation-harness: v0.4.12": a release named as Zenodo and GitHub
-    name it, its repository and its version, is the title, version and all, though the tagger read it as
-    a link, a page or a title cut at its colon."""
-    if not any(t.text == "/" for t in tokens) or not any(t.text == ":" for t in tokens):
-        return labels
-    text = [" "] * tokens[-1].end                      # the text as tokenised, its spaces where they were
-    for t in tokens:
-        text[t.start:t.end] = t.text
-    match = _RELEASE.search("".join(text))
-    if match is None:
-        return labels
-    inside = [k for k, t in enumerate(tokens) if match.start() <= t.start < match.end()]
-    if not inside or any(labels[k] in _NOT_IN_A_RELEASE for k in inside) or "author" not in labels[:inside[0]]:
-        return labels
-    labels = ["note" if label == "title" else label for label in labels]      # a title read elsewhere is not it
-    labels[inside[0]:inside[-1] + 1] = ["title"] * len(inside)
     return labels
 
 
