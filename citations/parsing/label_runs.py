@@ -41,6 +41,13 @@ def is_initial(tokens: list[Token], k: int) -> bool:
     return len(tokens[k].text) == 1 and tokens[k].text.isupper()
 
 
+def holds_a_persons_initial(tokens: list[Token], labels: list[str], i: int, j: int) -> bool:
+    """Whether tokens i..j hold a person's initial: a single capital with its stop ("J. Smith"), or one
+    read as an author's ("Smith J"); a capital in a name such as "ALICE O2" is neither."""
+    return any(is_initial(tokens, k) and ((k + 1 < len(tokens) and tokens[k + 1].text == ".") or labels[k] == "author")
+               for k in range(i, j))
+
+
 def printed_words(tokens: list[Token], i: int, j: int) -> list[str]:
     """The words of tokens i..j as printed: a word broken at a line's end whose hyphen PDF text kept,
     glued to both halves ("Commu-nicationsin Mathematical Physics"), is one word, so that it reads as

@@ -4,7 +4,7 @@ ChatGPT"). `relabel` (relabelling.py) applies them, in its order."""
 import re
 
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import YEAR, first_run, is_initial
+from citations.parsing.label_runs import YEAR, first_run, holds_a_persons_initial, is_initial
 from citations.parsing.labels import OTHER
 from citations.parsing.names import GROUP
 from citations.parsing.tokens import Token
@@ -140,6 +140,6 @@ def organisation_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[
             or not all(w.isalnum() or w in _NAME_CONNECTORS for w in words)
             or not any(c.isupper() for c in words[0])
             or any(w.lower() in CUES or w.lower() in _POINTERS or YEAR.fullmatch(w) for w in words)
-            or any(is_initial(tokens, k) for k in range(stop))):
+            or holds_a_persons_initial(tokens, labels, 0, stop)):
         return labels
     return ["author"] * stop + labels[stop:]

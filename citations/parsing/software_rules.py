@@ -4,7 +4,7 @@ and GitHub name it, and software in AAS's style before the empty pieces of a jou
 `relabel` (relabelling.py) applies them, in its order."""
 import re
 
-from citations.parsing.label_runs import is_initial, sentence_start
+from citations.parsing.label_runs import holds_a_persons_initial, is_initial, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.tokens import Token
 
@@ -22,7 +22,7 @@ def page_named_before_its_link(tokens: list[Token], labels: list[str]) -> list[s
             or not any(t.text.isalnum() for t in tokens[:stop]) or sentence_start(tokens, stop) != 0:
         return labels
     if "author" in labels and ("author" in labels[stop:] or stop > 4
-                               or any(is_initial(tokens, k) for k in range(stop))):
+                               or holds_a_persons_initial(tokens, labels, 0, stop)):
         return labels
     return ["title"] * stop + labels[stop:]
 
@@ -40,11 +40,12 @@ def page_named_before_its_access_date(tokens: list[Token], labels: list[str]) ->
     if accessed is None:
         return labels
     stop = accessed - 1
-    initials = {k for k in range(len(tokens) - 1) if is_initial(tokens, k) and tokens[k + 1].text == "."}
-    start = next((k + 1 for k in range(stop - 1, -1, -1) if tokens[k].text in (",", ".") and k - 1 not in initials), 0)
+    # the piece starts after a comma or a full stop, not after an initial's stop ("O. Cornut")
+    start = next((k + 1 for k in range(stop - 1, -1, -1) if tokens[k].text == ","
+                  or (tokens[k].text == "." and not (k > 0 and is_initial(tokens, k - 1)))), 0)
     piece = range(start, stop)
     if (not piece or any(labels[k] not in ("author", "note", OTHER) for k in piece)
-            or any(k in initials or (is_initial(tokens, k) and labels[k] == "author") for k in piece)
+            or holds_a_persons_initial(tokens, labels, start, stop)
             or not any(tokens[k].text.isalpha() for k in piece)):
         return labels
     return labels[:start] + ["title"] * (stop - start) + labels[stop:]
