@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from citations.current.papers import papers_changed
 from citations.models import (
     CurrentResolution,
+    ListReading,
     ObservationPurge,
     Override,
     Paper,
@@ -72,6 +73,7 @@ def purge_references(*, arxiv_id: str, reason: str, operator, versions: list[int
         # Not observations (a materialised view of the links): gone with them, and not counted.
         CurrentResolution.objects.filter(reference__in=references).delete()
         WaitingReferenceKey.objects.filter(reference__in=references).delete()
+        ListReading.objects.filter(extraction__in=extractions).delete()
         removed = Counter()
         for label, rows in steps:
             removed[label] += rows.delete()[0]

@@ -6,7 +6,14 @@ from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 
 from citations.append_only import APPEND_ONLY_TABLES
-from citations.models import ObservationPurge, Override, PaperReference, PaperReferenceLink, ReferenceExtraction
+from citations.models import (
+    ListReading,
+    ObservationPurge,
+    Override,
+    PaperReference,
+    PaperReferenceLink,
+    ReferenceExtraction,
+)
 from citations.purge import PurgeRefused, purge_references
 
 
@@ -75,6 +82,20 @@ def test_a_purge_also_removes_the_curation_entries_of_those_references(seeds, op
     withdraw_override(override_id=entry.pk, reason="checked again", curator=curator, expected_revision=entry.pk)
     purged = purge_references(arxiv_id="2509.11076", reason="takedown request from the authors", operator=operator)
     assert purged.counts["curation_overrides"] == 2 and not Override.objects.exists()
+
+
+def test_a_purge_removes_the_lists_the_current_parser_has_read(db, operator):
+    from citations.sources.rereading import reread_papers
+    from tests.factories import make_paper, make_references
+
+    papers = [make_paper(arxiv_id) for arxiv_id in ("2602.00001", "2602.00002")]
+    for paper in papers:
+        make_references(paper, 2)                   # read by a parser named "test"
+    reread_papers(paper_ids=[paper.pk for paper in papers])     # each list written again and noted as read
+    assert ListReading.objects.count() == 2
+    purge_references(arxiv_id="2602.00001", reason="takedown request from the authors", operator=operator)
+    assert not ReferenceExtraction.objects.filter(paper_version__paper=papers[0]).exists()
+    assert list(ListReading.objects.values_list("extraction__paper_version__paper", flat=True)) == [papers[1].pk]
 
 
 def test_a_purge_needs_a_reason_and_a_staff_operator(seeds, operator):

@@ -11,7 +11,7 @@ from citations.models.overrides import (
 )
 from citations.models.papers import Paper, PaperSnapshot, PaperVersion
 from citations.models.purges import ObservationPurge
-from citations.models.references import PaperReference, ReferenceExtraction
+from citations.models.references import ListReading, PaperReference, ReferenceExtraction
 from citations.models.resolution import (
     CitedWork,
     IdentifierKind,
@@ -35,7 +35,7 @@ from citations.models.standing import (
 from citations.models.transparency import LeafKind, LogCheckpoint, LogLeaf, LogPending, note_written
 
 __all__ = [
-    "CitationMeasurement", "CurrentResolution", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ObservationPurge", "Override", "OverrideAction", "OverrideField", "Paper", "PaperReference", "PaperReferenceLink",
+    "CitationMeasurement", "CurrentResolution", "CitedWork", "EventType", "Job", "JobChunk", "JobState", "ListReading", "ObservationPurge", "Override", "OverrideAction", "OverrideField", "Paper", "PaperReference", "PaperReferenceLink",
     "PaperCurrent", "PaperSnapshot", "PaperVersion", "ReceiptEvent", "RecordGeneration", "ReferenceExtraction", "ResolutionState",
     "RetractionStatusReceipt", "PaperTitleKey", "WaitingReferenceKey", "WorkTitleKey",
     "ScholarlyWorkEvent", "StandingSourceSync", "SyncStatus", "IdentifierKind", "WorkIdentifier", "WorkRevision",

@@ -69,6 +69,21 @@ class ReferenceExtraction(models.Model):
         return f"{self.paper_version} {self.source} @ {self.observed_at:%Y-%m-%d %H:%M}"
 
 
+class ListReading(models.Model):
+    """A parser's reading of a list that left nothing to write: every reference read as it is stored
+    (or the list it wrote in its place, whose carried references keep the name of the parser that read
+    them first). reparse_references does not read such a list again under that parser's name
+    (citations/sources/rereading.py). Bookkeeping, not an observation: a purge removes it with its list."""
+
+    extraction = models.ForeignKey(ReferenceExtraction, on_delete=models.DO_NOTHING, related_name="readings")
+    parser = models.CharField(max_length=40)
+    read_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "reference_list_readings"
+        constraints = [models.UniqueConstraint(fields=["extraction", "parser"], name="one_reading_per_list_and_parser")]
+
+
 class PaperReference(models.Model):
     """One reference of a citing version: an observation, never edited after it is written.
 

@@ -8,8 +8,8 @@ again), with the same texts, cut and digest:
   reader ever sees it unresolved;
 - a reference read the same is carried over with its newest link (time and evidence kept);
 - every override in force is carried to its successor, since the text it was about is unchanged.
-A list every reference of which reads the same writes nothing; a list already read by the current
-parser is not read at all. A record as of a time before the new list is byte-identical to what it
+A list every reference of which reads the same writes no observation, only a note that the current
+parser read it (ListReading); a list the current parser has read, or written, is not read again. A record as of a time before the new list is byte-identical to what it
 was, and one after shows the new readings and their resolutions.
 """
 from collections import Counter
@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from citations.current.papers import papers_changed
 from citations.models import (
+    ListReading,
     Override,
     PaperReference,
     PaperReferenceLink,
@@ -101,6 +102,9 @@ def _reread(extraction_id: int) -> RereadSummary:
     if newer_list(extraction) is not None:
         summary.lists = 0                   # replaced since it was planned: its successor is read instead
         return summary
+    if ListReading.objects.filter(extraction=extraction, parser=READER_NAME).exists():
+        summary.current = 1
+        return summary
     references = list(PaperReference.objects.filter(extraction=extraction).order_by("reference_index", "id"))
     if extraction.origin == ExtractionOrigin.RECORD_IMPORT or not all(r.raw_text for r in references):
         summary.no_text = 1
@@ -113,6 +117,7 @@ def _reread(extraction_id: int) -> RereadSummary:
     changed = {r.pk for r, reading in zip(references, readings) if _differs(r, reading)}
     if not changed:
         summary.unchanged = 1
+        ListReading.objects.create(extraction=extraction, parser=READER_NAME, read_at=timezone.now())
         return summary
     summary.reread, summary.changed = 1, len(changed)
     new_references = _write_list(extraction, references, readings, changed)
@@ -153,4 +158,5 @@ def _write_list(extraction: ReferenceExtraction, references: list[PaperReference
                 reference=new, state=ResolutionState.UNRESOLVED, observed_at=now, resolver_version="",
                 evidence={"stage": f"read again by {READER_NAME}, not yet resolved"}))
     write_links(links, replaced=list(successors))
+    ListReading.objects.create(extraction=successor, parser=READER_NAME, read_at=now)
     return new_references

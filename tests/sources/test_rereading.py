@@ -17,7 +17,7 @@ from citations.parsing import parser as rules
 from citations.parsing.reader import READER_NAME, read_reference
 from citations.records.build import build_record
 from citations.records.canonical import canonical_bytes
-from citations.sources import reference_lists
+from citations.sources import reference_lists, rereading
 from citations.sources.arxiv_metadata import import_arxiv_metadata
 from citations.sources.reference_lists import ingest_reference_list, ingest_references, reference_list
 from citations.sources.rereading import reread_list, reread_papers
@@ -94,11 +94,17 @@ def test_a_reference_read_the_same_keeps_its_reading_and_its_link(listed):
         old_link.state, old_link.observed_at, old_link.pk)
 
 
-def test_reading_again_twice_writes_nothing_the_second_time(listed):
+def not_read(raws):
+    raise AssertionError("a list the current parser has read was read again")
+
+
+def test_reading_again_twice_writes_nothing_and_reads_nothing_the_second_time(listed, monkeypatch):
     reread_papers(paper_ids=[listed.paper_version.paper_id])
     counts = (ReferenceExtraction.objects.count(), PaperReference.objects.count(), PaperReferenceLink.objects.count())
+    # The list written keeps "pith-older/0" on the reference it carried, yet it is the current parser's reading.
+    monkeypatch.setattr(rereading, "read_references", not_read)
     again = reread_papers(paper_ids=[listed.paper_version.paper_id])
-    assert (again.lists, again.reread) == (1, 0) and again.current + again.unchanged == 1
+    assert (again.lists, again.reread, again.current, again.references) == (1, 0, 1, 0)
     assert (ReferenceExtraction.objects.count(), PaperReference.objects.count(),
             PaperReferenceLink.objects.count()) == counts
 
@@ -113,6 +119,9 @@ def test_a_list_every_reference_of_which_reads_the_same_writes_nothing(db, monke
     summary = reread_list(extraction.pk)
     assert (summary.unchanged, summary.reread, summary.references) == (1, 0, 1)
     assert ReferenceExtraction.objects.count() == 1
+    monkeypatch.setattr(rereading, "read_references", not_read)
+    again = reread_list(extraction.pk)
+    assert (again.current, again.unchanged, again.references) == (1, 0, 0)
 
 
 def test_a_curators_override_carries_over_to_the_list_read_again(listed, curator):
@@ -201,7 +210,6 @@ def test_a_reading_job_runs_on_real_workers_and_a_second_one_writes_nothing():
 def test_a_chunk_run_again_after_a_lost_worker_counts_each_list_once(db, monkeypatch):
     from citations.jobs.planning import plan_rereading
     from citations.models import Job, JobChunk
-    from citations.sources import rereading
     from citations.tasks import reread_chunk
     from tests.factories import make_paper, make_references
 
