@@ -5,13 +5,15 @@ Lists come as "Smith, J., Jones, K.", "J. Smith and K. Jones", "Smith J, Jones K
 given names, and which one it is shows in what stands on each side of it.
 """
 import re
+from dataclasses import replace
 
 from citations.parsing.parser import PersonName
 
 # "und", "et", "y" and "e" join names only in lower case: "Jeffrey E Barrick" holds an initial.
 # "McKinsey & Company": a firm's own "&", before a word naming a firm, joins no two names.
 _FIRM_WORD = r"(?:Company|Co\.?|Partners|Sons|Associates|Cie\.?)(?!\s*,\s*[A-ZÀ-Þ]\.)(?:$|[\s,;])"
-_AND = re.compile(rf"\s*;\s*|\s+(?:(?i:and)|und|et|y|e)\s+|\s*&\s*(?!\s*{_FIRM_WORD})|,\s*(?:(?i:and)|&)\s+")
+# "Qiu, Z.; Wang, Z.; and Zheng, B." (AAAI, ACL): the "and" after the last semicolon goes with it.
+_AND = re.compile(rf"\s*;\s*(?:(?:(?i:and)|&)\s+)?|\s+(?:(?i:and)|und|et|y|e)\s+|\s*&\s*(?!\s*{_FIRM_WORD})|,\s*(?:(?i:and)|&)\s+")
 _ET_AL = re.compile(r"[,;]?\s*\b(?:et\.?\s*al\b\.?|and others|u\.\s*a\.|\.\.\.|…)\s*", re.I)
 _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?)*$|^[A-Z]{1,3}$")
 # Words that make a name an organisation's, which has no given and family names to split (and
@@ -23,7 +25,8 @@ GROUP = re.compile(r"\b(?:collaborations?|consortium|group|team|committee|associ
                     r"|labs?)\b", re.I)
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
 _PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
-              "ter", "el", "al", "bin", "ibn", "st", "st."}
+              "ter", "el", "al", "bin", "ibn", "st", "st.", "zur", "zum", "zu", "vom", "las", "los", "das", "do",
+              "dei", "degli", "delle", "op", "het"}
 _SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 
 
@@ -51,7 +54,12 @@ def split_names(text: str) -> list[PersonName]:
         while i < len(parts):
             part = parts[i]
             nxt = parts[i + 1] if i + 1 < len(parts) else None
-            if nxt and (_family_only(part) or _capitals_before_initials(part, nxt)) and _given_like(nxt) and \
+            if names and names[-1].text and part.strip(" .").lower() in _SUFFIXES:
+                # "J. L. Kelly, Jr.": the suffix ends the name before it; it is no name of its own
+                names[-1] = replace(names[-1], text=f"{names[-1].text}, {part}")
+                i += 1
+            elif nxt and (_family_only(part) or _capitals_before_initials(part, nxt) or _family_of_words(part, nxt)) \
+                    and _given_like(nxt) and \
                     (_initials_only(nxt) or len(parts) == 2 or _inverted_list(parts)):
                 names.append(_name(f"{part}, {nxt}", family=part, given=nxt))
                 i += 2
@@ -68,6 +76,16 @@ def _family_only(part: str) -> bool:
     if not words or any(_initials_only(w) for w in words):
         return False
     return all(w.lower() in _PARTICLES for w in words[:-1]) and len(words) <= 4
+
+
+def _family_of_words(part: str, nxt: str) -> bool:
+    """A family name of two or three words ("Foygel Barber, R.", "de Sousa Ribeiro, F.", "Lin Shang, H."),
+    known from the initials with stops after its comma: written given name first, a name is followed by
+    another name, not by initials ("John Kelly, Jr." is a suffix)."""
+    words = part.split()
+    return (1 < len(words) <= 3 and "." in nxt and _initials_only(nxt) and nxt.strip(" .").lower() not in _SUFFIXES
+            and all(w[:1].isupper() or w.lower() in _PARTICLES for w in words)
+            and not any(_initials_only(w) for w in words))
 
 
 def _capitals_before_initials(part: str, nxt: str) -> bool:

@@ -20,6 +20,28 @@ def test_names_written_given_first_are_split_at_commas():
     assert families("Tianqi Chen, Bing Xu, and Carlos Guestrin") == [("Chen", "Tianqi"), ("Xu", "Bing"), ("Guestrin", "Carlos")]
 
 
+def test_the_and_after_a_lists_last_semicolon_joins_the_last_name():
+    # AAAI and ACL styles; before, "and Setiawan" was one name and "H." another
+    assert families("Pires, T. P.; Assogba, Y.; and Setiawan, H.") == [
+        ("Pires", "T. P."), ("Assogba", "Y."), ("Setiawan", "H.")]
+    assert families("Dale, R.; Mellish, C.; & Zock, M.") == [("Dale", "R."), ("Mellish", "C."), ("Zock", "M.")]
+    assert families("Andersen, K.; Anderson, L.") == [("Andersen", "K."), ("Anderson", "L.")]
+
+
+def test_a_family_name_of_two_words_before_its_initials_is_one_name():
+    # before, "Foygel Barber" and "R." were two names
+    assert families("Tibshirani, R. J., Foygel Barber, R., and Ramdas, A.") == [
+        ("Tibshirani", "R. J."), ("Foygel Barber", "R."), ("Ramdas", "A.")]
+    assert families("Roschewitz, M., de Sousa Ribeiro, F., zur Wiesch, J. S.") == [
+        ("Roschewitz", "M."), ("de Sousa Ribeiro", "F."), ("zur Wiesch", "J. S.")]
+    assert families("Yann LeCun, Y. Bengio") == [("LeCun", "Yann"), ("Bengio", "Y.")]
+
+
+def test_a_suffix_ends_the_name_before_it():
+    assert [n.text for n in split_names("J. L. Kelly, Jr., A. Smith")] == ["J. L. Kelly, Jr.", "A. Smith"]
+    assert families("John Kelly, Jr.") == [("Kelly", "John")]
+
+
 def test_vancouver_names_keep_their_initials_after_the_family_name():
     assert families("Toroser D, Sohal RS") == [("Toroser", "D"), ("Sohal", "RS")]
 
