@@ -426,29 +426,3 @@ def _inverted_name_end(tokens: list[Token], k: int) -> int | None:
     while k + 1 < len(tokens) and is_initial(tokens, k) and tokens[k + 1].text == ".":
         k += 2
     return k
-
-
-def editors_read_as_authors(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Bird, Jon, Barry Curtis, and Lisa Tickner, eds. Mapping the Futures: ..." and "M. C. Ferris and
-    J.-S. Pang (editors). Complementarity ...": with no editor labelled, the names opening a reference
-    that "eds." or "(editors)" follows edited the book cited; they are its editors, not its authors.
-    A capitalised "Ed." alone is a given name as often ("Vitagliano, Ed. 2011"), and is left alone."""
-    found = first_run(labels, "author") if "editor" not in labels else None
-    if found is None:
-        return labels
-    a, e = found
-    n = len(tokens)
-    k = e
-    while k < n and (tokens[k].text in (",", "(", "[") or tokens[k].text == "." and tokens[k - 1].text == "al"):
-        k += 1                 # "G. Apollinari et al. (eds.)"
-    if k >= n or CUES.get(tokens[k].text.lower()) != "eds" or tokens[k].text.lower() == "edited":
-        return labels
-    word, bracketed = tokens[k].text, tokens[k - 1].text in ("(", "[")
-    if word == "Ed" and not bracketed:
-        return labels
-    if e > a and tokens[e - 1].text in (",", "(") and labels[e - 1] == "author":
-        e -= 1                 # the comma before "eds" is no part of the names
-    end = k + 1
-    while end < n and tokens[end].text in (".", ")", "]") and end - k <= 2:
-        end += 1
-    return labels[:a] + ["editor"] * (e - a) + [OTHER] * (end - e) + labels[end:]

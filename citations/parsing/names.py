@@ -24,7 +24,7 @@ GROUP = re.compile(r"\b(?:collaborations?|consortium|group|team|committee|associ
                     r"|project|community|company|university|centre|center|initiative|programme|federation"
                     r"|labs?)\b", re.I)
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
-_PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
+PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
               "ter", "el", "al", "bin", "ibn", "st", "st.", "zur", "zum", "zu", "vom", "las", "los", "das", "do",
               "dei", "degli", "delle", "op", "het"}
 _SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
@@ -75,7 +75,7 @@ def _family_only(part: str) -> bool:
     words = part.split()
     if not words or any(_initials_only(w) for w in words):
         return False
-    return all(w.lower() in _PARTICLES for w in words[:-1]) and len(words) <= 4
+    return all(w.lower() in PARTICLES for w in words[:-1]) and len(words) <= 4
 
 
 def _family_of_words(part: str, nxt: str) -> bool:
@@ -84,7 +84,7 @@ def _family_of_words(part: str, nxt: str) -> bool:
     another name, not by initials ("John Kelly, Jr." is a suffix)."""
     words = part.split()
     return (1 < len(words) <= 3 and "." in nxt and _initials_only(nxt) and nxt.strip(" .").lower() not in _SUFFIXES
-            and all(w[:1].isupper() or w.lower() in _PARTICLES for w in words)
+            and all(w[:1].isupper() or w.lower() in PARTICLES for w in words)
             and not any(_initials_only(w) for w in words))
 
 
@@ -114,7 +114,7 @@ def _name(text: str, family: str | None = None, given: str | None = None) -> Per
     if family_words:                                    # "Smith JK", "Dalla Vecchia C.", "van Dokkum P. G."
         return PersonName(text, " ".join(core[:family_words]), " ".join(core[family_words:]))
     start = len(core) - 1
-    while start > 0 and core[start - 1].lower() in _PARTICLES:
+    while start > 0 and core[start - 1].lower() in PARTICLES:
         start -= 1
     family, given = " ".join(core[start:]), " ".join(core[:start])
     return PersonName(text, family.strip(" .") or None, given or None)
@@ -131,6 +131,6 @@ def _family_before_initials(words: list[str]) -> int:
     if end == len(words) or not 0 < end <= 4:
         return 0
     family = words[:end]
-    if any(_initials_only(w) for w in family) or not all(w[:1].isupper() or w.lower() in _PARTICLES for w in family):
+    if any(_initials_only(w) for w in family) or not all(w[:1].isupper() or w.lower() in PARTICLES for w in family):
         return 0
     return end

@@ -10,7 +10,6 @@ from citations.parsing.author_rules import (
     author_list_tail_opening_a_title,
     collaboration_in_brackets,
     collaboration_named_in_brackets,
-    editors_read_as_authors,
     family_first_names_opening_a_title,
     family_name_opening_a_title,
     name_before_a_colon_opening_a_title,
@@ -38,6 +37,7 @@ from citations.parsing.container_rules import (
     title_read_as_a_container,
     volume_inside_a_title,
 )
+from citations.parsing.editor_rules import authors_read_as_editors, editors_read_as_authors, venue_read_as_an_editor
 from citations.parsing.imprint_rules import (
     publisher_read_as_a_journal,
     publisher_read_as_a_title,
@@ -86,7 +86,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  collaboration_named_in_brackets, family_name_opening_a_title, names_opening_a_title,
                  author_list_tail_opening_a_title, title_read_as_the_last_author, package_read_as_an_author,
                  title_opening_read_into_family_first_names, family_first_names_opening_a_title,
-                 editors_read_as_authors,
+                 editors_read_as_authors, authors_read_as_editors,
                  # the title and where it appeared
                  book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
                  title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
@@ -94,7 +94,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  journal_opening_inside_a_word, journal_abbreviation_closing_the_title, number_closing_the_title,
                  journal_read_before_its_series, volume_inside_a_title, _translation_closing_the_title,
                  _edition_closing_the_title, _revision_closing_the_title, _report_number_closing_the_title,
-                 _preprint_server_read_as_a_title, _title_before_its_editors, book_after_in,
+                 _preprint_server_read_as_a_title, _title_before_its_editors, venue_read_as_an_editor, book_after_in,
                  book_read_as_a_second_title,
                  # dates and numbers
                  _year_closing_the_title, _year_read_as_a_number, journal_acronym_before_its_numbers,

@@ -64,3 +64,32 @@ def test_the_of_between_a_volume_and_its_series_is_neither_s():
     named = read_as("A. Smith. Notes, volume 3 of Proceedings of Machine Learning Research, 2014.", author="A. Smith",
                     title="Notes", volume="3", series="Proceedings of Machine Learning Research", date="2014")
     assert named.container == "Proceedings of Machine Learning Research"
+
+
+ROBERTA = ("Yinhan Liu, Myle Ott, Ed Chi, Danqi Chen, and Veselin Stoyanov. RoBERTa: A robustly optimized BERT "
+           "pretraining approach. arXiv preprint arXiv:1907.11692, 2019.")
+
+
+def test_names_read_on_as_editors_where_no_editor_is_named_are_the_authors():
+    # a long author list: the tagger reads its first names as authors and the rest as editors
+    runs = [("author", "Yinhan Liu, Myle Ott"), ("editor", "Ed Chi, Danqi Chen, and Veselin Stoyanov"),
+            ("title", "RoBERTa: A robustly optimized BERT pretraining approach"), ("date", "2019")]
+    parsed = read_runs(ROBERTA, runs)
+    assert [n.family for n in parsed.names] == ["Liu", "Ott", "Chi", "Chen", "Stoyanov"] and parsed.editors == ()
+    # where the string names editors, the names stay theirs
+    edited = ROBERTA.replace("Stoyanov.", "Stoyanov (eds.).")
+    parsed = read_runs(edited, runs[:2] + [("other", "(eds.)")] + runs[2:])
+    assert [n.family for n in parsed.editors] == ["Chi", "Chen", "Stoyanov"]
+
+
+def test_an_acronym_after_in_read_as_an_editor_is_the_proceedings():
+    text = "Kimin Lee and Jinwoo Shin. A simple unified framework. In NeurIPS, 2018."
+    runs = [("author", "Kimin Lee and Jinwoo Shin"), ("title", "A simple unified framework"), ("editor", "NeurIPS"),
+            ("date", "2018")]
+    parsed = read_runs(text, runs)
+    assert (parsed.container, parsed.editors) == ("NeurIPS", ())
+    # a name after "In" is an editor's (a volume cited by its editors' names)
+    text = "Deitering, Cynthia. The Postnatural Novel. In Glotfelty and Fromm, 196-203."
+    parsed = read_runs(text, [("author", "Deitering, Cynthia"), ("title", "The Postnatural Novel"),
+                              ("editor", "Glotfelty and Fromm"), ("pages", "196-203")])
+    assert parsed.container is None and [n.family for n in parsed.editors] == ["Glotfelty", "Fromm"]
