@@ -50,20 +50,30 @@ def _text(text: str, tokens: list[Token], span: tuple[int, int]) -> str:
 def _field(text, tokens, spans, label) -> str | None:
     if label not in spans:
         return None
-    value = _text(text, tokens, spans[label][0]).strip(_EDGE)
-    return value or None
+    written = _text(text, tokens, spans[label][0])
+    return _closing_quote_kept(written, written.strip(_EDGE)) or None
 
 
 def tidy_title(title: str | None) -> str | None:
     """A title without TeX leftovers, surrounding quotes or punctuation."""
     if not title:
         return None
-    title = " ".join(_TEX.sub(" ", title).split()).strip(_EDGE)
+    written = " ".join(_TEX.sub(" ", title).split())
+    title = written.strip(_EDGE)
     without_edition = _EDITION.sub("", title)
     if len(without_edition) >= 0.5 * len(title):
         title = without_edition.strip(_EDGE)
-    title = _DESCRIPTION.sub("", title).strip(_EDGE)
+    title = _closing_quote_kept(written, _DESCRIPTION.sub("", title).strip(_EDGE))
     return title if len(title) >= 2 else None
+
+
+def _closing_quote_kept(written: str, title: str) -> str:
+    """The title with the closing quote its edges lost where it opens the quote inside ("Package
+    ‘rjags’."): quotes around the whole title go, a quote in it stays whole."""
+    for opening, closing in (("‘", "’"), ("“", "”")):
+        if title.count(opening) > title.count(closing) and closing in written[written.rfind(opening):]:
+            return title + closing
+    return title
 
 
 def _bracketed_group(tokens: list[Token], spans: dict) -> None:

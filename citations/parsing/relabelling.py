@@ -37,6 +37,7 @@ from citations.parsing.container_rules import (
     title_read_as_a_container,
     volume_inside_a_title,
 )
+from citations.parsing.cues import CUES
 from citations.parsing.editor_rules import authors_read_as_editors, editors_read_as_authors, venue_read_as_an_editor
 from citations.parsing.imprint_rules import (
     publisher_read_as_a_journal,
@@ -88,7 +89,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  title_opening_read_into_family_first_names, family_first_names_opening_a_title,
                  editors_read_as_authors, authors_read_as_editors,
                  # the title and where it appeared
-                 book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
+                 _title_read_as_a_note, book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
                  title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
                  book_read_into_the_title, journal_read_into_the_title, proceedings_read_into_the_title,
                  journal_opening_inside_a_word, journal_abbreviation_closing_the_title, number_closing_the_title,
@@ -154,6 +155,46 @@ def _year_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]
             or "date" not in labels[j + 1:] + labels[:found[0]]):
         return labels
     return labels[:j] + ["title"] + labels[j + 1:]
+
+
+# Cue groups (cues.py) of words that open no title: what follows the title, or says where it is.
+_AFTER_THE_TITLE = {"in", "access", "arxiv", "web", "doi", "isbn", "thesis", "report", "submitted", "eds", "pp", "vol",
+                    "no", "month", "edition"}
+# Sentences that say what a cited thing is without naming it ("Personal communication.", "Unpublished.").
+_UNNAMED = {"personal", "private", "unpublished", "manuscript", "preprint", "lecture", "talk", "poster", "letter"}
+
+
+def _ends_a_sentence(tokens: list[Token], k: int) -> bool:
+    """Whether token k is a full stop after a word (not an initial's) with a space after it."""
+    return (tokens[k].text == "." and len(tokens[k - 1].text) > 1
+            and (k + 1 == len(tokens) or tokens[k + 1].start > tokens[k].end))
+
+
+def _title_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Steven Bird, ..., and Edward Loper. 2009. Natural Language Processing with Python (1st ed.).
+    O'Reilly Media" and "Pires, T. P.; ...; and Setiawan, H. 2023. One Wide Feedforward Is All You Need.
+    arXiv preprint arXiv:2309.01826": with no title labelled, the sentence after the names and the year
+    closing their sentence ("Authors. 2009." or "Authors (2009).") is the title, where it was read as a
+    note or as nothing, up to its stop or a comma before a cue ("PageRank, Retrieved ...")."""
+    found = first_run(labels, "date") if "title" not in labels else None
+    if found is None or not {"author", "editor"} & set(labels[:found[0]]):
+        return labels
+    n = len(tokens)
+    s = found[1] + (found[1] < n and tokens[found[1]].text == ")")
+    if s + 1 >= n or tokens[s].text != "." or labels[s + 1] not in ("note", OTHER):
+        return labels
+    s += 1
+    first = tokens[s].text
+    if (not (first[:1].isupper() or first[:1].isdigit()) or CUES.get(first.lower()) in _AFTER_THE_TITLE
+            or first.lower() in _UNNAMED):
+        return labels
+    k = s
+    while k < n and labels[k] == labels[s] and not _ends_a_sentence(tokens, k) and not (
+            tokens[k].text == "," and k + 1 < n and CUES.get(tokens[k + 1].text.lower()) in _AFTER_THE_TITLE):
+        k += 1
+    if k < n and tokens[k].text not in (".", ")", ","):
+        return labels
+    return labels[:s] + ["title"] * (k - s) + [OTHER] * (k < n) + labels[k + 1:]
 
 
 _OPEN_ENDS = {"now", "present", "today"}

@@ -327,3 +327,29 @@ def test_a_page_named_before_its_link_is_the_title_though_read_as_its_author():
     named = read_runs("Smith. http://smith.org/page. Smith, Jones.",
                       [("author", "Smith"), ("url", "http://smith.org/page"), ("author", "Smith, Jones")])
     assert named.title is None
+
+
+def test_the_sentence_after_the_names_and_year_read_as_a_note_is_the_title():
+    # ACM and AAAI styles: "Authors. Year. Title. Venue"; the tagger read the title as a note
+    text = "Pires, T. P.; and Setiawan, H. 2023. One Wide Feedforward Is All You Need. arXiv preprint arXiv:2309.01826."
+    parsed = read_runs(text, [("author", "Pires, T. P.; and Setiawan, H"), ("date", "2023"),
+                              ("note", "One Wide Feedforward Is All You Need. arXiv preprint")])
+    assert (parsed.title, parsed.note) == ("One Wide Feedforward Is All You Need", "arXiv preprint")
+    book = read_runs("Travis E. Oliphant. 2015. Guide to NumPy (2nd ed.). CreateSpace, USA.",
+                     [("author", "Travis E. Oliphant"), ("date", "2015"), ("note", "Guide to NumPy (2nd ed."),
+                      ("publisher", "CreateSpace"), ("place", "USA")])
+    assert book.title == "Guide to NumPy"
+    # what says what a thing is without naming it stays a note
+    told = read_runs("Ling, C. X. (1995). Personal communication.",
+                     [("author", "Ling, C. X"), ("date", "1995"), ("note", "Personal communication")])
+    assert (told.title, told.note) == (None, "Personal communication")
+
+
+def test_a_quote_inside_a_title_keeps_its_closing_mark():
+    parsed = read_runs("Plummer, M. (2019). Package ‘rjags’.",
+                       [("author", "Plummer, M"), ("date", "2019"), ("title", "Package ‘rjags’.")])
+    assert parsed.title == "Package ‘rjags’"
+    whole = read_runs("Aldiss, Brian. “Total Environment.” Galaxy, 1968.",
+                      [("author", "Aldiss, Brian"), ("title", "“Total Environment.”"), ("journal", "Galaxy"),
+                       ("date", "1968")])
+    assert whole.title == "Total Environment"
