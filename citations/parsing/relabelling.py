@@ -145,16 +145,22 @@ def _year_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]
     """ "The evolution of the Atlantic Meridional Overturning Circulation since 1980. Nature Reviews
     Earth & Environment 5, 59–75 (2024).": a year straight after the title's last word, a word in lower
     case the year goes on from ("since", "during", "in"), and before the title's stop, is the title's
-    own where the reference is dated elsewhere."""
+    own where the reference is dated elsewhere; so is a range of years ("... at 34.5°S during
+    2009-2017. Geophysical Research Letters, 45: 4180–4188, 2018."), read as the date or as pages."""
     found = first_run(labels, "title")
     if found is None:
         return labels
-    j = found[1]
-    if (j + 2 >= len(tokens) or labels[j] != "date" or not YEAR.fullmatch(tokens[j].text)
-            or tokens[j + 1].text != "." or not tokens[j - 1].text.isalpha() or not tokens[j - 1].text.islower()
-            or "date" not in labels[j + 1:] + labels[:found[0]]):
+    j, n = found[1], len(tokens)
+    end = j + 1
+    if (end + 1 < n and tokens[end].text in ("-", "–") and YEAR.fullmatch(tokens[end + 1].text)
+            and labels[end] == labels[end + 1] == labels[j]):
+        end += 2
+    if (end + 1 >= n or labels[j] not in ("date", "pages") or (labels[j] == "pages" and end == j + 1)
+            or not YEAR.fullmatch(tokens[j].text) or tokens[end].text != "."
+            or not tokens[j - 1].text.isalpha() or not tokens[j - 1].text.islower()
+            or "date" not in labels[end:] + labels[:found[0]]):
         return labels
-    return labels[:j] + ["title"] + labels[j + 1:]
+    return labels[:j] + ["title"] * (end - j) + labels[end:]
 
 
 # Cue groups (cues.py) of words that open no title: what follows the title, or says where it is.

@@ -18,9 +18,10 @@ class Token(NamedTuple):
 
 def tokenise(text: str) -> list[Token]:
     """The tokens of a text, in order, each with its [start, end) offsets."""
-    tokens, position, new = [], 0, tuple.__new__
+    tokens: list[Token] = []
+    append, find, new, position = tokens.append, text.index, tuple.__new__, 0
     for word in _TOKEN.findall(text):
-        start = text.index(word, position)
+        start = find(word, position)
         position = start + len(word)
-        tokens.append(new(Token, (word, start, position)))
+        append(new(Token, (word, start, position)))
     return tokens

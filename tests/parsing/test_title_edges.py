@@ -315,6 +315,13 @@ def test_a_year_closing_the_title_is_the_titles_own_where_the_reference_is_dated
                       [("author", "A. Smith"), ("title", "Floods in the valley. Proc. Hydrology"), ("date", "1980"),
                        ("journal", "Water Res."), ("volume", "5"), ("pages", "59"), ("date", "1981")])
     assert named.title == "Floods in the valley. Proc. Hydrology"
+    # a range of years, read as pages
+    ranged = read_runs("C. S. Meinen. Transport variability at 34.5°S during 2009-2017. Geophys. Res. Lett., 45: "
+                       "4180–4188, 2018.",
+                       [("author", "C. S. Meinen"), ("title", "Transport variability at 34.5°S during"),
+                        ("pages", "2009-2017"), ("journal", "Geophys. Res. Lett."), ("volume", "45"),
+                        ("pages", "4180–4188"), ("date", "2018")])
+    assert (ranged.title, ranged.pages) == ("Transport variability at 34.5°S during 2009-2017", "4180–4188")
 
 
 def test_a_page_named_before_its_link_is_the_title_though_read_as_its_author():
