@@ -190,6 +190,19 @@ def of_read_into_the_series(tokens: list[Token], labels: list[str]) -> list[str]
     return labels
 
 
+def series_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "In TACAS, volume 7214 of LNCS, pages 362–376.": what a book's volume is a volume "of" is the
+    series the book appeared in, not a journal, though the tagger read it as one; the book is where
+    the work appeared."""
+    found = first_run(labels, "journal")
+    if found is None or "booktitle" not in labels[:found[0]] or "series" in labels:
+        return labels
+    i, j = found
+    if i < 2 or tokens[i - 1].text != "of" or labels[i - 2] != "volume" or "journal" in labels[j:]:
+        return labels
+    return labels[:i] + ["series"] * (j - i) + labels[j:]
+
+
 def page_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "JINST 3 S08002": letters printed on a page number are the page's (a supplement's or a
     letter's), not the end of the volume before it, which a space sets apart."""

@@ -58,6 +58,7 @@ from citations.parsing.locator_rules import (
     page_read_as_a_title,
     page_read_as_a_volume,
     series_letter_read_as_the_volume,
+    series_read_as_a_journal,
     volume_read_into_the_journal,
 )
 from citations.parsing.organisation_rules import (
@@ -101,7 +102,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _year_closing_the_title, _year_read_as_a_number, journal_acronym_before_its_numbers,
                  number_read_as_the_date,
                  issue_read_as_the_volume, volume_read_into_the_journal, series_letter_read_as_the_volume,
-                 of_read_into_the_series,
+                 of_read_into_the_series, series_read_as_a_journal,
                  page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
                  page_count_read_into_the_pages, chapter_read_as_a_journal,
                  # the imprint
@@ -181,10 +182,15 @@ def _title_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
     O'Reilly Media" and "Pires, T. P.; ...; and Setiawan, H. 2023. One Wide Feedforward Is All You Need.
     arXiv preprint arXiv:2309.01826": with no title labelled, the sentence after the names and the year
     closing their sentence ("Authors. 2009." or "Authors (2009).") is the title, where it was read as a
-    note or as nothing, up to its stop or a comma before a cue ("PageRank, Retrieved ...")."""
+    note or as nothing, up to its stop, a bracket or a comma before a cue ("PageRank, Retrieved ...")."""
     found = first_run(labels, "date") if "title" not in labels else None
-    if found is None or not {"author", "editor"} & set(labels[:found[0]]):
+    if found is None:
         return labels
+    named = found[0] - 1
+    while named >= 0 and tokens[named].text in ("(", ".", ","):
+        named -= 1
+    if named < 0 or labels[named] not in ("author", "editor"):
+        return labels          # the year closes no names' sentence ("... Henry Holt, 1996. Print.")
     n = len(tokens)
     s = found[1] + (found[1] < n and tokens[found[1]].text == ")")
     if s + 1 >= n or tokens[s].text != "." or labels[s + 1] not in ("note", OTHER):
@@ -195,10 +201,11 @@ def _title_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
             or first.lower() in _UNNAMED):
         return labels
     k = s
-    while k < n and labels[k] == labels[s] and not _ends_a_sentence(tokens, k) and not (
+    # a bracket after the title holds a note on it ("(2nd ed.)", "(D. F. Krell, Trans.)")
+    while k < n and labels[k] == labels[s] and not _ends_a_sentence(tokens, k) and tokens[k].text != "(" and not (
             tokens[k].text == "," and k + 1 < n and CUES.get(tokens[k + 1].text.lower()) in _AFTER_THE_TITLE):
         k += 1
-    if k < n and tokens[k].text not in (".", ")", ","):
+    if k == s or (k < n and tokens[k].text not in (".", ")", ",", "(")):
         return labels
     return labels[:s] + ["title"] * (k - s) + [OTHER] * (k < n) + labels[k + 1:]
 

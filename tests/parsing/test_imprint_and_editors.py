@@ -93,3 +93,16 @@ def test_an_acronym_after_in_read_as_an_editor_is_the_proceedings():
     parsed = read_runs(text, [("author", "Deitering, Cynthia"), ("title", "The Postnatural Novel"),
                               ("editor", "Glotfelty and Fromm"), ("pages", "196-203")])
     assert parsed.container is None and [n.family for n in parsed.editors] == ["Glotfelty", "Fromm"]
+
+
+def test_what_a_books_volume_is_of_is_its_series_not_a_journal():
+    text = "S. Jacobs and R. Bloem. Parameterized synthesis. In TACAS, volume 7214 of LNCS, pages 362–376. Springer, 2012."
+    runs = [("author", "S. Jacobs and R. Bloem"), ("title", "Parameterized synthesis"), ("booktitle", "TACAS"),
+            ("volume", "7214"), ("journal", "LNCS"), ("pages", "362–376"), ("publisher", "Springer"), ("date", "2012")]
+    parsed = read_runs(text, runs)
+    assert (parsed.container, parsed.volume) == ("TACAS", "7214")
+    # a journal's own volume, with no book before it, stays the journal's
+    alone = read_runs("A. Smith. A title. Volume 7 of Physics Letters, pages 1-2, 2012.",
+                      [("author", "A. Smith"), ("title", "A title"), ("volume", "7"), ("journal", "Physics Letters"),
+                       ("pages", "1-2"), ("date", "2012")])
+    assert alone.container == "Physics Letters"

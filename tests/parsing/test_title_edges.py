@@ -350,6 +350,16 @@ def test_the_sentence_after_the_names_and_year_read_as_a_note_is_the_title():
     told = read_runs("Ling, C. X. (1995). Personal communication.",
                      [("author", "Ling, C. X"), ("date", "1995"), ("note", "Personal communication")])
     assert (told.title, told.note) == (None, "Personal communication")
+    # a bracket after the title holds a note on it
+    translated = read_runs("Heidegger, M. (1977). Basic writings (D.F. Krell, Trans.). New York: Harper.",
+                           [("author", "Heidegger, M"), ("date", "1977"), ("note", "Basic writings (D.F. Krell, Trans.)"),
+                            ("place", "New York"), ("publisher", "Harper")])
+    assert translated.title == "Basic writings"
+    # a year that closes no names' sentence opens no title
+    imprint = read_runs("Levinson, David, eds. Encyclopedia of Anthropology. New York: Henry Holt, 1996. Print.",
+                        [("editor", "Levinson, David"), ("booktitle", "Encyclopedia of Anthropology"),
+                         ("place", "New York"), ("publisher", "Henry Holt"), ("date", "1996"), ("note", "Print")])
+    assert (imprint.title, imprint.note) == ("Encyclopedia of Anthropology", "Print")
 
 
 def test_a_quote_inside_a_title_keeps_its_closing_mark():
