@@ -66,12 +66,17 @@ def printed_words(tokens: list[Token], i: int, j: int) -> list[str]:
     return words
 
 
+def ends_a_sentence(tokens: list[Token], i: int) -> bool:
+    """Whether token i is a full stop that ends a sentence: glued to a word of more than one letter (an
+    initial's stop ends no sentence) and followed by a space, or by nothing."""
+    return (tokens[i].text == "." and i > 0 and len(tokens[i - 1].text) > 1 and tokens[i - 1].end == tokens[i].start
+            and (i + 1 >= len(tokens) or tokens[i + 1].start > tokens[i].end))
+
+
 def sentence_start(tokens: list[Token], k: int) -> int:
-    """The first token of the sentence token k is in: after the last full stop that ends a word of
-    more than one letter (an initial's stop ends no sentence) and is followed by a space."""
+    """The first token of the sentence token k is in: after the last full stop that ends one."""
     for i in range(k - 1, 0, -1):
-        if (tokens[i].text == "." and len(tokens[i - 1].text) > 1 and tokens[i - 1].end == tokens[i].start
-                and (i + 1 >= len(tokens) or tokens[i + 1].start > tokens[i].end)):
+        if ends_a_sentence(tokens, i):
             return i + 1
     return 0
 

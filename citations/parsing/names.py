@@ -13,7 +13,8 @@ from citations.parsing.parser import PersonName
 # "McKinsey & Company": a firm's own "&", before a word naming a firm, joins no two names.
 _FIRM_WORD = r"(?:Company|Co\.?|Partners|Sons|Associates|Cie\.?)(?!\s*,\s*[A-ZÀ-Þ]\.)(?:$|[\s,;])"
 # "Qiu, Z.; Wang, Z.; and Zheng, B." (AAAI, ACL): the "and" after the last semicolon goes with it.
-_AND = re.compile(rf"\s*;\s*(?:(?:(?i:and)|&)\s+)?|\s+(?:(?i:and)|und|et|y|e)\s+|\s*&\s*(?!\s*{_FIRM_WORD})|,\s*(?:(?i:and)|&)\s+")
+_AND = re.compile(rf"\s*;\s*(?:(?:(?i:and)|&)\s+)?|\s+(?:(?i:and)|und|et|y|e)\s+|\s*&\s*(?!\s*{_FIRM_WORD})"
+                  r"|,\s*(?:(?i:and)|&)\s+")
 _ET_AL = re.compile(r"[,;]?\s*\b(?:et\.?\s*al\b\.?|and others|u\.\s*a\.|\.\.\.|…)\s*", re.I)
 _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?)*$|^[A-Z]{1,3}$")
 # Words that make a name an organisation's, which has no given and family names to split (and

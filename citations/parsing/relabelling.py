@@ -44,7 +44,7 @@ from citations.parsing.imprint_rules import (
     publisher_read_as_a_title,
     publisher_read_as_the_place,
 )
-from citations.parsing.label_runs import YEAR, first_run, sentence_start
+from citations.parsing.label_runs import YEAR, ends_a_sentence, first_run, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locator_rules import (
     RANGE_DASHES,
@@ -90,7 +90,8 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  title_opening_read_into_family_first_names, family_first_names_opening_a_title,
                  editors_read_as_authors, authors_read_as_editors,
                  # the title and where it appeared
-                 _title_read_as_a_note, book_before_a_journal, title_read_as_a_container, book_read_as_a_journal, journal_read_as_the_title,
+                 _title_read_as_a_note, book_before_a_journal, title_read_as_a_container, book_read_as_a_journal,
+                 journal_read_as_the_title,
                  title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
                  book_read_into_the_title, journal_read_into_the_title, proceedings_read_into_the_title,
                  journal_opening_inside_a_word, journal_abbreviation_closing_the_title, number_closing_the_title,
@@ -171,12 +172,6 @@ _AFTER_THE_TITLE = {"in", "access", "arxiv", "web", "doi", "isbn", "thesis", "re
 _UNNAMED = {"personal", "private", "unpublished", "manuscript", "preprint", "lecture", "talk", "poster", "letter"}
 
 
-def _ends_a_sentence(tokens: list[Token], k: int) -> bool:
-    """Whether token k is a full stop after a word (not an initial's) with a space after it."""
-    return (tokens[k].text == "." and len(tokens[k - 1].text) > 1
-            and (k + 1 == len(tokens) or tokens[k + 1].start > tokens[k].end))
-
-
 def _title_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Steven Bird, ..., and Edward Loper. 2009. Natural Language Processing with Python (1st ed.).
     O'Reilly Media" and "Pires, T. P.; ...; and Setiawan, H. 2023. One Wide Feedforward Is All You Need.
@@ -202,7 +197,7 @@ def _title_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
         return labels
     k = s
     # a bracket after the title holds a note on it ("(2nd ed.)", "(D. F. Krell, Trans.)")
-    while k < n and labels[k] == labels[s] and not _ends_a_sentence(tokens, k) and tokens[k].text != "(" and not (
+    while k < n and labels[k] == labels[s] and not ends_a_sentence(tokens, k) and tokens[k].text != "(" and not (
             tokens[k].text == "," and k + 1 < n and CUES.get(tokens[k + 1].text.lower()) in _AFTER_THE_TITLE):
         k += 1
     if k == s or (k < n and tokens[k].text not in (".", ")", ",", "(")):
