@@ -68,8 +68,8 @@ def tidy_title(title: str | None) -> str | None:
 
 
 def _closing_quote_kept(written: str, title: str) -> str:
-    """The title with the closing quote its edges lost where it opens the quote inside ("Package
-    ‘rjags’."): quotes around the whole title go, a quote in it stays whole."""
+    """A field (a title) with the closing quote its edges lost where the quote opens inside it
+    ("Package ‘rjags’."): quotes around the whole field go, a quote in it stays whole."""
     for opening, closing in (("‘", "’"), ("“", "”")):
         if title.count(opening) > title.count(closing) and closing in written[written.rfind(opening):]:
             return title + closing

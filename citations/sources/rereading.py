@@ -9,8 +9,9 @@ again), with the same texts, cut and digest:
 - a reference read the same is carried over with its newest link (time and evidence kept);
 - every override in force is carried to its successor, since the text it was about is unchanged.
 A list every reference of which reads the same writes no observation, only a note that the current
-parser read it (ListReading); a list the current parser has read, or written, is not read again. A record as of a time before the new list is byte-identical to what it
-was, and one after shows the new readings and their resolutions.
+parser read it (ListReading); a list the current parser has read, or written, is not read again. A
+record as of a time before the new list is byte-identical to what it was, and one after shows the
+new readings and their resolutions.
 """
 from collections import Counter
 from dataclasses import dataclass, field
