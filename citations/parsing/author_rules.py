@@ -5,7 +5,7 @@ from citations.parsing.cues import CUES
 from citations.parsing.label_runs import cut_short, first_run, initials_first, is_initial
 from citations.parsing.labels import OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
-from citations.parsing.names import GROUP
+from citations.parsing.names import GROUP, PARTICLES
 from citations.parsing.tokens import Token
 
 
@@ -150,9 +150,9 @@ def names_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
-# Lower-case words inside personal names ("Frank van der Meulen"), and the words closing a list.
-_NAME_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "da", "di", "du", "dos", "das", "la", "le",
-                   "ten", "ter", "bin", "ibn", "al", "y"}
+# Lower-case words inside personal names ("Frank van der Meulen", "José Ortega y Gasset": names.py reads a
+# lone "y" as joining two names, a list's rule reads it inside one), and the words closing a list.
+_NAME_PARTICLES = PARTICLES | {"y"}
 _LIST_ENDINGS = {"and", "&", "others", "other", "contributors", "et", "al"}
 
 
