@@ -7,8 +7,9 @@ from citations.parsing.labels import OTHER
 from citations.parsing.names import PARTICLES
 from citations.parsing.tokens import Token
 
-# Words that say a name edited a work, beside "eds"/"editors"/"edited" (cues.py): Italian, Latin, French
-# and German forms the labelled sets print.
+# Words that say a name edited a work, beside cues.py's "eds" group: Italian, Latin, French and German
+# forms the labelled sets print. They are not cues, which are model features: adding one there would
+# change what the shipped model was trained to see.
 _EDITOR_WORDS = {"edd", "hgg", "hrg", "éd", "éds", "editores", "éditeur", "éditeurs", "herausgegeben", "cura", "coord"}
 
 

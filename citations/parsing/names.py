@@ -26,8 +26,8 @@ GROUP = re.compile(r"\b(?:collaborations?|consortium|group|team|committee|associ
                     r"|labs?)\b", re.I)
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
 PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
-              "ter", "el", "al", "bin", "ibn", "st", "st.", "zur", "zum", "zu", "vom", "las", "los", "das", "do",
-              "dei", "degli", "delle", "op", "het"}
+             "ter", "el", "al", "bin", "ibn", "st", "st.", "zur", "zum", "zu", "vom", "las", "los", "das", "do",
+             "dei", "degli", "delle", "op", "het"}
 _SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 
 
@@ -85,8 +85,12 @@ def _family_of_words(part: str, nxt: str) -> bool:
     another name, not by initials ("John Kelly, Jr." is a suffix)."""
     words = part.split()
     return (1 < len(words) <= 3 and "." in nxt and _initials_only(nxt) and nxt.strip(" .").lower() not in _SUFFIXES
-            and all(w[:1].isupper() or w.lower() in PARTICLES for w in words)
-            and not any(_initials_only(w) for w in words))
+            and _family_words(words))
+
+
+def _family_words(words: list[str]) -> bool:
+    """Whether words can make a family name: capitalised or particles, and none a run of initials."""
+    return all(w[:1].isupper() or w.lower() in PARTICLES for w in words) and not any(_initials_only(w) for w in words)
 
 
 def _capitals_before_initials(part: str, nxt: str) -> bool:
@@ -131,7 +135,4 @@ def _family_before_initials(words: list[str]) -> int:
         end -= 1
     if end == len(words) or not 0 < end <= 4:
         return 0
-    family = words[:end]
-    if any(_initials_only(w) for w in family) or not all(w[:1].isupper() or w.lower() in PARTICLES for w in family):
-        return 0
-    return end
+    return end if _family_words(words[:end]) else 0

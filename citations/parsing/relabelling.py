@@ -169,7 +169,8 @@ def _year_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]
 _AFTER_THE_TITLE = {"in", "access", "arxiv", "web", "doi", "isbn", "thesis", "report", "submitted", "eds", "pp", "vol",
                     "no", "month", "edition"}
 # Sentences that say what a cited thing is without naming it ("Personal communication.", "Unpublished.").
-_UNNAMED = {"personal", "private", "unpublished", "manuscript", "preprint", "lecture", "talk", "poster", "letter"}
+# ("Preprint" is a cue of the "arxiv" group, which _AFTER_THE_TITLE already holds.)
+_UNNAMED = {"personal", "private", "unpublished", "manuscript", "lecture", "talk", "poster", "letter"}
 
 
 def _title_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
