@@ -89,7 +89,8 @@ _SYMBOLS = {"\\": " ", " ": " ", "\n": " ", "\t": " ", ",": " ", ";": " ", ":": 
             "!": "", "/": "", "-": "", "(": "", ")": "", "[": "", "]": ""}
 _DIMEN = r"[-+]?\s*(?:\d+\.?\d*|\.\d+)\s*(?:true)?(?:em|ex|pt|pc|in|cm|mm|bp|dd|cc|sp|mu|fill|fil)?"
 _TEX_QUANTITIES = {"n": re.compile(r"\s*[-+]?\d+"),
-                   "k": re.compile(rf"\s*{_DIMEN}(?:\s*(?:plus|minus)\s*{_DIMEN})*")}
+                   # TeX reads one optional space after a dimension, as part of it
+                   "k": re.compile(rf"\s*{_DIMEN}(?:\s*(?:plus|minus)\s*{_DIMEN})* ?")}
 _COMMAND_NAME = re.compile(r"[A-Za-z@]+")
 _PLAIN_RUN = re.compile(r"[^\\{}$~`'\-]+")
 
@@ -277,13 +278,17 @@ _COMMANDS: dict[str, Command] = {name: Command(prints=text) for name, text in _W
     **dict.fromkeys(["bibinfo", "bibfield", "href", "Eprint", "foreignlanguage", "BIBforeignlanguage",
                      "textcolor"], Command("mm", AS_TEXT)),
     # Sort keys, labels, citations, spacing and switches: markup, not text.
-    **dict.fromkeys(["bibAnnoteFile", "selectlanguage", "hspace", "vspace", "label", "noopsort",
+    **dict.fromkeys(["bibAnnoteFile", "selectlanguage", "vspace", "label", "noopsort",
                      "SortNoop", "sortnoop", "color", "bibstring", "cite", "citep", "citet", "end"],
                     Command("m")),
     "bibAnnote": Command("mm"),
     "begin": Command("mo", _begin),
     "penalty": Command("n"),
-    **dict.fromkeys(["hskip", "vskip", "kern", "mkern"], Command("k")),
+    # Glue is space between words: IEEEtran parts a proceedings' name from its publisher with it
+    # ("(WF-IoT).\\hskip 1em plus 0.5em minus 0.4em\\relax IEEE"). A kern is an adjustment inside a word.
+    **dict.fromkeys(["hskip", "vskip"], Command("k", " ")),
+    "hspace": Command("m", " "),
+    **dict.fromkeys(["kern", "mkern"], Command("k")),
     # Links print as written.
     **dict.fromkeys(["url", "path", "nolinkurl"], Command("m", _link)),
     "doi": Command("m", _doi),

@@ -37,6 +37,9 @@ from citations.extraction.latex_text import latex_to_text
     (r"Smith \& Wesson, 50\%, a\_b, C\#, \$5", "Smith & Wesson, 50%, a_b, C#, $5"),
     (r"Title.\newblock Journal", "Title. Journal"),
     (r"Smith\penalty0 \ and Jones", "Smith and Jones"),
+    # IEEEtran's glue between a proceedings' name and its publisher is a space, over a line break too
+    ("(WF-IoT)}.\\hskip 1em plus 0.5em minus\n  0.4em\\relax IEEE, 2014", "(WF-IoT). IEEE, 2014"),
+    (r"A\hspace{1em}B and L\kern-.1em aTeX", "A B and LaTeX"),
     (r"\BIBentryALTinterwordspacing S. Smith, Title. [Online]. Available: \url{http://x.org}"
      r"\BIBentrySTDinterwordspacing", "S. Smith, Title. [Online]. Available: http://x.org"),
     (r"\bibinfo{author}{\bibfnamefont{O.}~\bibnamefont{Kwon}}, \bibinfo {journal} {PRL}",
