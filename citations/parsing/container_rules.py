@@ -5,7 +5,7 @@ a journal or a book read as the title, a title read on into its container, a quo
 import re
 
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import cut_short, first_run, introducing_in, printed_words, sentence_start
+from citations.parsing.label_runs import YEAR, cut_short, first_run, introducing_in, printed_words, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
@@ -392,6 +392,39 @@ def book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:
     if k == i - 1 and (tokens[k].text == "In" or not tokens[i].text[:1].isupper()):
         return labels
     return labels[:i] + ["booktitle"] * (j - i) + labels[j:]
+
+
+_IDENTIFIER_CUES = {"doi", "arxiv", "isbn", "issn", "pmid", "url"}
+
+
+def identifier_cue_closing_the_container(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Journal of Chemometrics Doi:10.1002/cem.70017." and "Pattern Recognition ISSN 0031-3203": the word
+    that announces an identifier is not the journal's last word, though no stop parts the two."""
+    for c in _CONTAINERS:
+        found = first_run(labels, c)
+        if found is None or found[1] - found[0] < 2:
+            continue
+        k = found[1] - 1
+        if tokens[k].text.lower() in _IDENTIFIER_CUES and k + 1 < len(tokens) \
+                and (tokens[k + 1].text == ":" or labels[k + 1] in IDENTIFIER_LABELS):
+            return labels[:k] + [OTHER] + labels[k + 1:]
+    return labels
+
+
+def year_opening_the_proceedings(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "In 2014 36th Annual International Conference of the IEEE Engineering in Medicine and Biology
+    Society, pages 4793–4796, 2014." and "in: 2024 IEEE Workshop on Energy Data Visualization": a year
+    straight after "In", opening the proceedings' name, is that name's first word (IEEE names its
+    conferences so), though the tagger read it as the date; with no other date, the year is still read
+    from it (fields.py)."""
+    for k in range(1, len(tokens) - 1):
+        if labels[k] != "date" or labels[k + 1] not in ("booktitle", "journal") or not YEAR.fullmatch(tokens[k].text):
+            continue
+        before = k - 1 - (tokens[k - 1].text == ":")
+        if before >= 0 and tokens[before].text.lower() == "in" and labels[before] == labels[k - 1] == OTHER \
+                and tokens[k + 1].text[:1].isalnum():
+            return labels[:k] + [labels[k + 1]] + labels[k + 1:]
+    return labels
 
 
 def book_read_as_a_second_title(tokens: list[Token], labels: list[str]) -> list[str]:

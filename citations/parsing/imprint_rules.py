@@ -1,7 +1,8 @@
-"""Label rules for a book's imprint, its publisher and place, where the tagger read one for the other.
+"""Label rules for a book's imprint, its publisher and place, where the tagger read one for the other,
+a journal the tagger read as a publisher, and a publisher read into the proceedings' name.
 `relabel` (relabelling.py) applies them, in its order."""
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import first_run
+from citations.parsing.label_runs import cut_short, first_run
 from citations.parsing.labels import OTHER
 from citations.parsing.tokens import Token
 
@@ -35,6 +36,7 @@ def publisher_read_as_the_place(tokens: list[Token], labels: list[str]) -> list[
 
 
 _NUMBERS = {"volume", "issue", "pages"}
+_NAME_WORDS = 6            # a publisher's name is short ("Schloss Dagstuhl-Leibniz-Zentrum für Informatik")
 
 
 def publisher_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
@@ -70,3 +72,69 @@ def publisher_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[st
     end = next((k for k in range(i + 1, j) if tokens[k].text in (")", ",")), j)
     return labels[:i] + ["publisher"] * (end - i) + [OTHER] * (end < j) + ["note"] * max(0, j - end - 1) + labels[j:]
 
+
+
+# A publisher's and a university's words ("press" is also a cue of "in press", CUES' "submitted").
+_PUBLISHERS_WORDS = {word for word, group in CUES.items() if group in ("press", "univ")} | {"press"}
+
+
+def journal_read_as_a_publisher(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "P. A. Zyla et al. Review of Particle Physics. PTEP, 2020 (8): 083C01, 2020." and "... of LLMs.
+    Transactions of the Association for Computational Linguistics, 2025.": with no container labelled, a
+    "publisher" after the title is the journal where a journal's numbers follow it, printed as a
+    journal's are (two of volume, issue and pages, or pages after a colon), or where it holds a
+    journal's word first ("Transactions of ...", "Physical Review Letters") and no publisher's ("Press", "Springer"). A publisher is
+    cited with a place or a year, and a book's pages with their cue ("Dover Publications, 112–116")."""
+    if set(labels) & {"journal", "booktitle", "series", "place"}:
+        return labels              # "Baltimore: Williams and Wilkins, 1994:651–666": a book's imprint
+    found = first_run(labels, "publisher")
+    if found is None or "title" not in labels[:found[0]]:
+        return labels
+    i, j = found
+    words = [t.text.lower() for t in tokens[i:j] if t.text.isalnum()]
+    if any(w in _PUBLISHERS_WORDS for w in words):
+        return labels
+    cues = [CUES.get(w) for w in words]
+    # the journal's word opens its name: "Academy of Political Science" is a publisher
+    if "journal" in cues[:2] or _numbered_as_a_journal(tokens, labels, j):
+        return labels[:i] + ["journal"] * (j - i) + labels[j:]
+    return labels
+
+
+def _numbered_as_a_journal(tokens: list[Token], labels: list[str], j: int) -> bool:
+    """Whether the numbers after token j are a journal's: two of volume, issue and pages, or pages
+    after a colon ("2020 (8): 083C01")."""
+    kinds = []
+    for k in range(j, len(labels)):
+        if labels[k] in (OTHER, "date"):
+            continue
+        if labels[k] not in _NUMBERS:
+            break
+        if not kinds or kinds[-1][0] != labels[k]:
+            kinds.append((labels[k], k))
+    return len(kinds) >= 2 or bool(kinds) and kinds[0][0] == "pages" and tokens[kinds[0][1] - 1].text == ":"
+
+
+def publisher_read_into_the_proceedings(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "In Conference on Algebra and Coalgebra in Computer Science (CALCO). Schloss Dagstuhl-Leibniz-Zentrum
+    für Informatik, 2021." and "In Proceedings of the 24th USENIX Conference on Security Symposium. USENIX
+    Association, 547–562.": the sentence after the proceedings' name, up to the comma or stop before the
+    date or pages, is its publisher (ACM's and LIPIcs' styles print it so), though the tagger read the
+    two as one name. A name printed with stops throughout ("Proc. Intl. Joint Conf. Art. Intell.") is
+    abbreviated, not two sentences, and what follows the stop is no publisher when it holds a number
+    ("..., 2006. ICRA 2006.", "NBER Working Paper No. W7653") or announces a field."""
+    found = first_run(labels, "booktitle")
+    if found is None or "publisher" in labels:
+        return labels
+    i, j = found
+    stops = [k for k in range(i + 1, j - 1) if tokens[k].text == "." and tokens[k - 1].end == tokens[k].start]
+    if len(stops) != 1 or not tokens[stops[0] + 1].text[:1].isupper():
+        return labels
+    stop = stops[0]
+    remainder = [t.text for t in tokens[stop + 1:j] if t.text.isalnum()]
+    after = next((labels[k] for k in range(j, len(labels)) if labels[k] != OTHER), None)
+    if (not remainder or len(remainder) > _NAME_WORDS or after not in (None, "date", "pages")
+            or not all(w.isalpha() for w in remainder) or cut_short(tokens[stop - 1].text)
+            or any(CUES.get(w.lower()) not in (None, "and") for w in remainder if w.lower() not in _PUBLISHERS_WORDS)):
+        return labels
+    return labels[:stop] + [OTHER] + ["publisher"] * (j - stop - 1) + labels[j:]

@@ -1,11 +1,12 @@
 """Label rules for the numbers a journal is cited by: a page read as the volume, the issue, a note,
 an identifier or a second date; a page's letters read as the volume's; a year-like volume or issue
 read as the date; an issue for the volume, a volume read into the journal's name, a series letter
-read into the volume, the "of" after a volume read into its series, a journal's acronym read as no
-field's, an article's page count read into its pages, and a chapter's cue read as a journal. `relabel`
+read into the volume, the "of" after a volume read into its series, a series read as the container
+before its volume and book, a journal's acronym read as no field's, an article's page count read into its pages, and a chapter's cue read as a journal. `relabel`
 (relabelling.py) applies them, in its order."""
 import re
 
+from citations.parsing.cues import CUES
 from citations.parsing.label_runs import first_run
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locators import PAGE
@@ -199,6 +200,39 @@ def series_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str
         return labels
     i, j = found
     if i < 2 or tokens[i - 1].text != "of" or labels[i - 2] != "volume" or "journal" in labels[j:]:
+        return labels
+    return labels[:i] + ["series"] * (j - i) + labels[j:]
+
+
+def series_before_its_volume_and_book(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "in Astronomical Society of the Pacific Conference Series, Vol. 448, 16th Cambridge Workshop on Cool
+    Stars, ..., ed. C. Johns-Krull" and "in ESA Special Publication, Vol. 235, Future Missions in Solar ...,
+    ed. E. Rolfe": astronomy's styles print a proceedings volume's series and number before the book's
+    title, and the tagger read the series as the container; the book after the number is where the work
+    appeared. The series is known by its name ("Series", "Lecture Notes") or by the book's editors after
+    it."""
+    if "series" in labels:
+        return labels
+    first = min((k for k in (labels.index(c) for c in ("journal", "booktitle") if c in labels)), default=None)
+    if first is None:
+        return labels
+    i, j = first_run(labels, labels[first])
+    k = j
+    while k < len(tokens) and k - j < 3 and labels[k] == OTHER and (tokens[k].text in (",", ".")
+                                                                   or CUES.get(tokens[k].text.lower()) == "vol"):
+        k += 1
+    volume = first_run(labels[k:], "volume")
+    if volume is None or volume[0] != 0:
+        return labels
+    m = k + volume[1]
+    m += m < len(tokens) and tokens[m].text == "," and labels[m] == OTHER
+    book = first_run(labels[m:], "booktitle") if m < len(labels) else None
+    if book is None or book[0] != 0:
+        return labels
+    n = m + book[1]
+    named = any(CUES.get(t.text.lower()) == "series" for t in tokens[i:j])
+    edited = any(labels[q] == "editor" or CUES.get(tokens[q].text.lower()) == "eds" for q in range(n, min(n + 3, len(labels))))
+    if not (named or edited):
         return labels
     return labels[:i] + ["series"] * (j - i) + labels[j:]
 

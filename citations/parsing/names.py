@@ -7,6 +7,7 @@ given names, and which one it is shows in what stands on each side of it.
 import re
 from dataclasses import replace
 
+from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.parser import PersonName
 
 # "und", "et", "y" and "e" join names only in lower case: "Jeffrey E Barrick" holds an initial.
@@ -25,6 +26,7 @@ GROUP = re.compile(r"\b(?:collaborations?|consortium|group|team|committee|associ
                     r"|project|community|company|university|centre|center|initiative|programme|federation"
                     r"|labs?)\b", re.I)
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
+_ACRONYM = re.compile(r"[A-Z]{4,}")
 PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
              "ter", "el", "al", "bin", "ibn", "st", "st.", "zur", "zum", "zu", "vom", "las", "los", "das", "do",
              "dei", "degli", "delle", "op", "het"}
@@ -110,7 +112,7 @@ def _name(text: str, family: str | None = None, given: str | None = None) -> Per
     if family is not None:
         return PersonName(text, family.strip(" .,") or None, (given or "").strip(" ,") or None)
     words = text.split()
-    if GROUP.search(text) or "&" in text:              # the firm's "&" _AND left: "Johnson & Co."
+    if GROUP.search(text) or "&" in text or _opens_with_an_acronym(words):   # "&": "Johnson & Co."
         return PersonName(text, text, None)
     if not words:
         return PersonName("", None, None)
@@ -123,6 +125,18 @@ def _name(text: str, family: str | None = None, given: str | None = None) -> Per
         start -= 1
     family, given = " ".join(core[start:]), " ".join(core[:start])
     return PersonName(text, family.strip(" .") or None, given or None)
+
+
+def _opens_with_an_acronym(words: list[str]) -> bool:
+    """ "NASA CCMC", "NOAA Space Weather Prediction Center", "SWORM Subcommittee": a name whose first word
+    is an acronym of four letters or more, and no given or family name set in capitals ("JOHN SMITH",
+    as small capitals come out of a PDF), is an organisation's."""
+    if len(words) < 2 or not _ACRONYM.fullmatch(words[0]):
+        return False
+    if all(_CAPITALS.fullmatch(w) for w in words) and any(len(w) > 5 for w in words):
+        return False               # "WOJCIECH ZAREMBA": acronyms are short
+    known = shipped_lexicon().words
+    return words[0].lower() not in known["first"] and words[0].lower() not in known["family"]
 
 
 def _family_before_initials(words: list[str]) -> int:

@@ -24,6 +24,7 @@ from citations.parsing.container_rules import (
     book_read_as_a_journal,
     book_read_as_a_second_title,
     book_read_into_the_title,
+    identifier_cue_closing_the_container,
     journal_abbreviation_closing_the_title,
     journal_cut_at_a_stop,
     journal_opening_inside_a_word,
@@ -36,13 +37,16 @@ from citations.parsing.container_rules import (
     title_before_the_imprint,
     title_read_as_a_container,
     volume_inside_a_title,
+    year_opening_the_proceedings,
 )
 from citations.parsing.cues import CUES
 from citations.parsing.editor_rules import authors_read_as_editors, editors_read_as_authors, venue_read_as_an_editor
 from citations.parsing.imprint_rules import (
+    journal_read_as_a_publisher,
     publisher_read_as_a_journal,
     publisher_read_as_a_title,
     publisher_read_as_the_place,
+    publisher_read_into_the_proceedings,
 )
 from citations.parsing.label_runs import YEAR, ends_a_sentence, first_run, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
@@ -57,6 +61,7 @@ from citations.parsing.locator_rules import (
     page_letter_read_as_the_volume,
     page_read_as_a_title,
     page_read_as_a_volume,
+    series_before_its_volume_and_book,
     series_letter_read_as_the_volume,
     series_read_as_a_journal,
     volume_read_into_the_journal,
@@ -74,6 +79,7 @@ from citations.parsing.software_rules import (
     software_before_empty_pieces,
     software_release_title,
 )
+from citations.parsing.title_rules import list_closing_the_title, title_opening_after_et_al
 from citations.parsing.tokens import Token
 
 
@@ -93,21 +99,24 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _title_read_as_a_note, book_before_a_journal, title_read_as_a_container, book_read_as_a_journal,
                  journal_read_as_the_title,
                  title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
+                 list_closing_the_title, title_opening_after_et_al,
                  book_read_into_the_title, journal_read_into_the_title, proceedings_read_into_the_title,
-                 journal_opening_inside_a_word, journal_abbreviation_closing_the_title, number_closing_the_title,
+                 journal_opening_inside_a_word, identifier_cue_closing_the_container,
+                 journal_abbreviation_closing_the_title, number_closing_the_title,
                  journal_read_before_its_series, volume_inside_a_title, _translation_closing_the_title,
                  _edition_closing_the_title, _revision_closing_the_title, _report_number_closing_the_title,
                  _preprint_server_read_as_a_title, _title_before_its_editors, venue_read_as_an_editor, book_after_in,
-                 book_read_as_a_second_title,
+                 book_read_as_a_second_title, year_opening_the_proceedings,
                  # dates and numbers
                  _year_closing_the_title, _year_read_as_a_number, journal_acronym_before_its_numbers,
                  number_read_as_the_date,
                  issue_read_as_the_volume, volume_read_into_the_journal, series_letter_read_as_the_volume,
-                 of_read_into_the_series, series_read_as_a_journal,
+                 of_read_into_the_series, series_read_as_a_journal, series_before_its_volume_and_book,
                  page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
                  page_count_read_into_the_pages, chapter_read_as_a_journal,
                  # the imprint
-                 publisher_read_as_the_place, publisher_read_as_a_journal, publisher_read_as_a_title):
+                 publisher_read_as_the_place, publisher_read_as_a_journal, publisher_read_as_a_title,
+                 journal_read_as_a_publisher, publisher_read_into_the_proceedings):
         labels = rule(tokens, labels)
     return labels
 

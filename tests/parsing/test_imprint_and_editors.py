@@ -106,3 +106,72 @@ def test_what_a_books_volume_is_of_is_its_series_not_a_journal():
                       [("author", "A. Smith"), ("title", "A title"), ("volume", "7"), ("journal", "Physics Letters"),
                        ("pages", "1-2"), ("date", "2012")])
     assert alone.container == "Physics Letters"
+
+
+def test_a_series_before_its_volume_and_book_leaves_the_book_the_container():
+    # AASTeX prints a proceedings volume's series and number before the book's title
+    text = ("Allard, F., Homeier, D., & Freytag, B. 2011, in Astronomical Society of the Pacific Conference Series, "
+            "Vol. 448, 16th Cambridge Workshop on Cool Stars, Stellar Systems, and the Sun, ed. C. Johns-Krull, 91")
+    book = "16th Cambridge Workshop on Cool Stars, Stellar Systems, and the Sun"
+    parsed = read_runs(text, [("author", "Allard, F., Homeier, D., & Freytag, B"), ("date", "2011"),
+                              ("booktitle", "Astronomical Society of the Pacific Conference Series"),
+                              ("volume", "448"), ("booktitle", book), ("editor", "C. Johns-Krull"), ("pages", "91")])
+    assert (parsed.container, parsed.volume) == (book, "448")
+    # a series known by its book's editors, not by its name
+    esa = read_runs("Harvey, J. 1985, in ESA Special Publication, Vol. 235, Future Missions in Solar Physics, "
+                    "ed. E. Rolfe, 199",
+                    [("author", "Harvey, J"), ("date", "1985"), ("journal", "ESA Special Publication"),
+                     ("volume", "235"), ("booktitle", "Future Missions in Solar Physics"), ("editor", "E. Rolfe"),
+                     ("pages", "199")])
+    assert esa.container == "Future Missions in Solar Physics"
+    # a journal's volume and a book after it, with neither a series' name nor editors, stay as read
+    journal = read_runs("A. Smith. A title. Physics Letters, Vol. 7, Special Issue on Waves, 2012.",
+                        [("author", "A. Smith"), ("title", "A title"), ("journal", "Physics Letters"), ("volume", "7"),
+                         ("booktitle", "Special Issue on Waves"), ("date", "2012")])
+    assert journal.container == "Physics Letters"
+
+
+def test_a_journal_read_as_a_publisher_is_the_journal():
+    # a journal's numbers after it: pages after a colon
+    parsed = read_runs("P. A. Zyla et al. Review of Particle Physics. PTEP, 2020 (8): 083C01, 2020.",
+                       [("author", "P. A. Zyla et al"), ("title", "Review of Particle Physics"), ("publisher", "PTEP"),
+                        ("date", "2020"), ("pages", "083C01"), ("date", "2020")])
+    assert (parsed.container, parsed.publisher) == ("PTEP", None)
+    # a journal's word opening its name
+    tacl = read_runs("R. Kamoi and R. Zhang. A critical survey of self-correction of LLMs. Transactions of the "
+                     "Association for Computational Linguistics, 2025.",
+                     [("author", "R. Kamoi and R. Zhang"), ("title", "A critical survey of self-correction of LLMs"),
+                      ("publisher", "Transactions of the Association for Computational Linguistics"), ("date", "2025")])
+    assert tacl.container == "Transactions of the Association for Computational Linguistics"
+    # a book's publisher stays one: its pages have their cue, its name a publisher's word, or a place before it
+    for text, runs in [
+            ("H. Dörrie. 100 Great Problems. Dover Publications, pp. 112–116, 1965.",
+             [("author", "H. Dörrie"), ("title", "100 Great Problems"), ("publisher", "Dover Publications"),
+              ("pages", "112–116"), ("date", "1965")]),
+            ("A. Smith. Letters on Physics. Journal Press, 12(3):1–9, 1990.",
+             [("author", "A. Smith"), ("title", "Letters on Physics"), ("publisher", "Journal Press"),
+              ("volume", "12"), ("issue", "3"), ("pages", "1–9"), ("date", "1990")]),
+            ("Mitchell C. Clinical Endocrinology. Baltimore: Williams and Wilkins, 1994:651–666.",
+             [("author", "Mitchell C"), ("title", "Clinical Endocrinology"), ("place", "Baltimore"),
+              ("publisher", "Williams and Wilkins"), ("date", "1994"), ("pages", "651–666")]),
+            ("P. Warburg. Essays on Banking Reform. Academy of Political Science, 1914.",
+             [("author", "P. Warburg"), ("title", "Essays on Banking Reform"),
+              ("publisher", "Academy of Political Science"), ("date", "1914")])]:
+        parsed = read_runs(text, runs)
+        assert parsed.container is None and parsed.publisher, text
+
+
+def test_a_publisher_after_the_proceedings_name_is_the_publisher():
+    book = "Conference on Algebra and Coalgebra in Computer Science (CALCO)"
+    publisher = "Schloss Dagstuhl-Leibniz-Zentrum für Informatik"
+    parsed = read_runs(f"G. Nakov. Quantitative polynomial functors. In {book}. {publisher}, 2021.",
+                       [("author", "G. Nakov"), ("title", "Quantitative polynomial functors"),
+                        ("booktitle", f"{book}. {publisher}"), ("date", "2021")])
+    assert (parsed.container, parsed.publisher) == (book, publisher)
+    # an abbreviated name has stops throughout; a number after the stop is the conference's, not a publisher
+    for text, book in [("A. P. Witkin. Scale-space filtering. In Proc. Intl. Joint Conf. Art. Intell., pages 1019-1023.",
+                        "Proc. Intl. Joint Conf. Art. Intell"),
+                       ("P. Missiuro, “Roadmaps,” in Proceedings of the Conference on Robotics, 2006. ICRA 2006., pp. 1-2.",
+                        "Proceedings of the Conference on Robotics, 2006. ICRA 2006")]:
+        parsed = read_runs(text, [("booktitle", book)])
+        assert (parsed.container, parsed.publisher) == (book, None), text

@@ -89,3 +89,13 @@ def test_a_family_name_of_several_words_before_its_initials_is_whole():
 def test_hyphenated_initials_with_stops_are_initials():
     assert families("Hou K.-C., Hirashita H.") == [("Hou", "K.-C."), ("Hirashita", "H.")]
     assert families("Demory, B.-O., Gillon, M., de Wit, J.") == [("Demory", "B.-O."), ("Gillon", "M."), ("de Wit", "J.")]
+
+
+def test_a_name_opening_with_an_acronym_is_an_organisations():
+    for text in ("NASA CCMC", "NASA Goddard Space Flight Center Archive", "SWORM Subcommittee"):
+        (name,) = split_names(text)
+        assert (name.family, name.given) == (text, None), text
+    # a person's name set in capitals, and undotted initials, are still a person's
+    for text, family in (("JOHN SMITH", "SMITH"), ("WOJCIECH ZAREMBA", "ZAREMBA"), ("JRR Tolkien", "Tolkien")):
+        (name,) = split_names(text)
+        assert name.family == family, text

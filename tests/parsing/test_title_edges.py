@@ -370,3 +370,54 @@ def test_a_quote_inside_a_title_keeps_its_closing_mark():
                       [("author", "Aldiss, Brian"), ("title", "“Total Environment.”"), ("journal", "Galaxy"),
                        ("date", "1968")])
     assert whole.title == "Total Environment"
+
+
+def test_a_year_opening_a_proceedings_name_is_the_names():
+    text = ("D. Qiu and D. G. Kamper. Orthopaedic applications of a biomechanical model. In 2014 36th Annual "
+            "International Conference of the IEEE Engineering in Medicine and Biology Society, pages 4013–4016, 2014.")
+    book = "36th Annual International Conference of the IEEE Engineering in Medicine and Biology Society"
+    title = "Orthopaedic applications of a biomechanical model"
+    parsed = read_runs(text, [("author", "D. Qiu and D. G. Kamper"), ("title", title), ("date", "2014"),
+                              ("booktitle", book), ("pages", "4013–4016"), ("date", "2014")])
+    assert (parsed.container, parsed.year) == (f"2014 {book}", 2014)
+    # with no other date, the year is still read from the name
+    alone = read_runs("R. Bujack. Vector field analysis. in: 2016 IEEE Pacific Visualization Symposium, pp. 72–79.",
+                      [("author", "R. Bujack"), ("title", "Vector field analysis"), ("date", "2016"),
+                       ("booktitle", "IEEE Pacific Visualization Symposium"), ("pages", "72–79")])
+    assert (alone.container, alone.year) == ("2016 IEEE Pacific Visualization Symposium", 2016)
+    # a year after "in" that no name follows is the date
+    dated = read_runs("A. Smith, Notes, in 2014, Proc. Phys. Soc. 12, 3.",
+                      [("author", "A. Smith"), ("title", "Notes"), ("date", "2014"), ("journal", "Proc. Phys. Soc"),
+                       ("volume", "12"), ("pages", "3")])
+    assert (dated.container, dated.year) == ("Proc. Phys. Soc", 2014)
+
+
+def test_an_identifiers_cue_is_not_the_journals_last_word():
+    parsed = read_runs("K. S. Booksh, 2025. Conformal prediction. Journal of Chemometrics Doi:10.1002/cem.70017.",
+                       [("author", "K. S. Booksh"), ("date", "2025"), ("title", "Conformal prediction"),
+                        ("journal", "Journal of Chemometrics Doi"), ("doi", "10.1002/cem.70017")])
+    assert parsed.container == "Journal of Chemometrics"
+
+
+def test_a_list_closing_the_title_is_the_titles():
+    title = "Gated Attention for Large Language Models: Non-Linearity, Sparsity, and Attention-Sink-Free"
+    parsed = read_runs(f"Qiu, Z.; Wang, Z. 2025. {title}. arXiv preprint arXiv:2505.06708.",
+                       [("author", "Qiu, Z.; Wang, Z"), ("date", "2025"),
+                        ("title", "Gated Attention for Large Language Models: Non-Linearity"),
+                        ("note", "Sparsity, and Attention-Sink-Free. arXiv preprint"), ("arxiv", "arXiv:2505.06708")])
+    assert parsed.title == title
+    # what follows a comma is no part of the title when it is no list, or a field's cue opens it
+    for text, note in [("A. Smith. Waves in water, Technical Report, and notes. 2020.", "Technical Report, and notes"),
+                       ("A. Smith. Waves in water, Springer, Berlin. 2020.", "Springer, Berlin")]:
+        parsed = read_runs(text, [("author", "A. Smith"), ("title", "Waves in water"), ("note", note),
+                                  ("date", "2020")])
+        assert parsed.title == "Waves in water", text
+
+
+def test_a_titles_opening_after_et_al_is_the_titles():
+    text = ("A. Dosovitskiy, L. Beyer, S. Gelly, et al., An image is worth 16x16 words: Transformers for image "
+            "recognition at scale, arXiv preprint arXiv:2010.11929 (2020).")
+    parsed = read_runs(text, [("author", "A. Dosovitskiy, L. Beyer, S. Gelly, et al"), ("issue", "16"),
+                              ("title", "words: Transformers for image recognition at scale"),
+                              ("arxiv", "arXiv:2010.11929"), ("date", "2020")])
+    assert parsed.title == "An image is worth 16x16 words: Transformers for image recognition at scale"

@@ -1,0 +1,82 @@
+"""Label rules for a title's extent where the tagger cut it short at a comma it took for the title's
+end: a list that closes the title, and the title's opening words after "et al.,". `relabel`
+(relabelling.py) applies them, in its order."""
+from citations.parsing.cues import CUES
+from citations.parsing.label_runs import ends_a_sentence, first_run
+from citations.parsing.labels import OTHER
+from citations.parsing.tokens import Token
+
+# What a list inside a title may have been read as; a date, a journal's numbers or an identifier in it
+# say it is no part of the title.
+_READ_AS = {OTHER, "note", "journal", "booktitle"}
+_LIST_ITEM_WORDS = 5
+
+
+def list_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Gated Attention for Large Language Models: Non-Linearity, Sparsity, and Attention-Sink-Free.
+    arXiv preprint ..." and "...: Testing the Impact of Galaxy Mass, Star Formation Indicator, and
+    Neighbour Colours": a title that closes with a list of three or more, which the tagger cut at the
+    list's first comma. The items after it, up to the sentence's end, are the title's where the last is
+    joined by "and" or "&", each is a few capitalised words, and none holds a word that announces a
+    field ("In", "Proc.", "pp.", "eds.")."""
+    found = first_run(labels, "title")
+    if found is None or found[1] - found[0] < 3:
+        return labels
+    j = found[1]
+    n = len(tokens)
+    if j + 1 >= n or tokens[j].text != "," or labels[j] != OTHER:
+        return labels
+    end = j + 1
+    while end < n and not ends_a_sentence(tokens, end) and tokens[end].text not in ("(", ";", "["):
+        end += 1
+    if end < n and not ends_a_sentence(tokens, end):
+        return labels                  # a bracket or a semicolon: more than the title's list
+    if "title" in labels[end:] or any(labels[k] not in _READ_AS for k in range(j + 1, end)):
+        return labels
+    items = _items(tokens, j + 1, end)
+    if len(items) < 2 or not items[-1] or items[-1][0].lower() not in ("and", "&"):
+        return labels
+    for item in items:
+        words = [w for w in item if w.lower() not in ("and", "&")]
+        if not words or len(words) > _LIST_ITEM_WORDS or not words[0][:1].isupper() \
+                or any(CUES.get(w.lower()) not in (None, "and") for w in words):
+            return labels
+    return labels[:j] + ["title"] * (end - j) + labels[end:]
+
+
+def _items(tokens: list[Token], start: int, end: int) -> list[list[str]]:
+    """The words of tokens start..end in the pieces the commas part ("-" glued inside a word is no
+    word of its own)."""
+    items: list[list[str]] = [[]]
+    for k in range(start, end):
+        text = tokens[k].text
+        if text == ",":
+            items.append([])
+        elif text.isalnum() or text == "&":
+            glued = k > start and tokens[k - 1].end == tokens[k].start and tokens[k - 1].text == "-"
+            if glued and items[-1]:
+                items[-1][-1] += "-" + text
+            else:
+                items[-1].append(text)
+    return items
+
+
+def title_opening_after_et_al(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "A. Dosovitskiy, L. Beyer, ..., S. Gelly, et al., An image is worth 16x16 words: Transformers for
+    image recognition at scale, arXiv preprint ...": after an author list closed by "et al.," the tagger
+    read the title's first words as no field's (or a number in them as an issue); the words between the
+    list's end and the title, capitalised first and none announcing a field, are the title's."""
+    found = first_run(labels, "title")
+    if found is None or found[0] < 3:
+        return labels
+    i = found[0]
+    start = i
+    while start > 0 and labels[start - 1] in (OTHER, "issue", "volume") and tokens[start - 1].text not in (",", "."):
+        start -= 1
+    if start == i or start < 3 or [t.text for t in tokens[start - 3:start]] != ["al", ".", ","] \
+            or labels[start - 3] != "author":
+        return labels
+    words = [t.text for t in tokens[start:i]]
+    if not words[0][:1].isupper() or any(CUES.get(w.lower()) for w in words):
+        return labels
+    return labels[:start] + ["title"] * (i - start) + labels[i:]
