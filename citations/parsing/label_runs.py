@@ -23,8 +23,8 @@ def first_run(labels: list[str], label: str) -> tuple[int, int] | None:
     if label not in labels:
         return None
     i = labels.index(label)
-    j = i
-    while j < len(labels) and labels[j] == label:
+    j, n = i + 1, len(labels)
+    while j < n and labels[j] == label:
         j += 1
     return i, j
 

@@ -98,8 +98,9 @@ def _family_words(words: list[str]) -> bool:
 def _capitals_before_initials(part: str, nxt: str) -> bool:
     """A family name set in capitals (small capitals come out of a PDF as capitals: "GOLDSMITH, J.",
     "LIU, H."), known from the initials with stops after its comma: undotted, a word of capitals
-    would read as initials ("Smith JK")."""
-    return bool(_CAPITALS.fullmatch(part)) and "." in nxt and _initials_only(nxt)
+    would read as initials ("Smith JK"). A family name of two or three words is set so too ("LIN SHANG, H.")."""
+    words = part.split()
+    return 0 < len(words) <= 3 and all(_CAPITALS.fullmatch(w) for w in words) and "." in nxt and _initials_only(nxt)
 
 
 def _inverted_list(parts: list[str]) -> bool:

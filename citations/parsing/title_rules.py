@@ -1,5 +1,5 @@
-"""Label rules for a title's extent where the tagger cut it short at a comma it took for the title's
-end: a list that closes the title, and the title's opening words after "et al.,". `relabel`
+"""Label rules for a title's extent where the tagger cut it short: at a comma, a list that closes the
+title and the title's opening words after "et al.,"; at an "in" inside the title's sentence. `relabel`
 (relabelling.py) applies them, in its order."""
 from citations.parsing.cues import CUES
 from citations.parsing.label_runs import ends_a_sentence, first_run
@@ -80,3 +80,27 @@ def title_opening_after_et_al(tokens: list[Token], labels: list[str]) -> list[st
     if not words[0][:1].isupper() or any(CUES.get(w.lower()) for w in words):
         return labels
     return labels[:start] + ["title"] * (i - start) + labels[i:]
+
+
+def title_read_on_past_in(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Multi-Parameter Analysis of Finding Minors and Subgraphs in Edge Periodic Temporal Graphs, 2022."
+    and "Impermanent loss in uniswap v3, 2021.": an "in" inside the title's sentence, with no comma or
+    stop before it, is the title's word, though the tagger read it as introducing where the work
+    appeared; what follows it up to the comma or stop before the date is the title's too, where no
+    word of it announces a field ("Proceedings", "Journal") and nothing but the date follows."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    j, n = found[1], len(tokens)
+    if j + 1 >= n or tokens[j].text != "in" or labels[j] != OTHER or not tokens[j - 1].text.isalnum():
+        return labels
+    end = j + 1
+    while end < n and tokens[end].text not in (",", ".", "(", ";", ":") and labels[end] not in ("date", "title"):
+        end += 1
+    if end == j + 1 or any(labels[k] not in _READ_AS for k in range(j + 1, end)) \
+            or any(CUES.get(t.text.lower()) for t in tokens[j + 1:end]):
+        return labels
+    rest = [labels[k] for k in range(end, n) if labels[k] != OTHER]
+    if rest and set(rest) != {"date"}:
+        return labels
+    return labels[:j] + ["title"] * (end - j) + labels[end:]

@@ -13,6 +13,8 @@ def test_family_names_set_in_capitals_are_family_names_not_initials():
     # small capitals come out of a PDF as capitals; the initials' stops tell the family name
     assert families("GOLDSMITH, J., BOBB, J., CRAINICEANU, C. M. and LIU, H.") == [
         ("GOLDSMITH", "J."), ("BOBB", "J."), ("CRAINICEANU", "C. M."), ("LIU", "H.")]
+    # a family name of two words, set in capitals, is one name
+    assert families("BEYAZTAS, U. and LIN SHANG, H.") == [("BEYAZTAS", "U."), ("LIN SHANG", "H.")]
     assert families("Smith JK, Liu H") == [("Smith", "JK"), ("Liu", "H")]
 
 

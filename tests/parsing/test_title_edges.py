@@ -421,3 +421,17 @@ def test_a_titles_opening_after_et_al_is_the_titles():
                               ("title", "words: Transformers for image recognition at scale"),
                               ("arxiv", "arXiv:2010.11929"), ("date", "2020")])
     assert parsed.title == "An image is worth 16x16 words: Transformers for image recognition at scale"
+
+
+def test_an_in_inside_the_titles_sentence_is_the_titles():
+    text = "E. Arrighi and P. Wolf, Finding Minors and Subgraphs in Edge Periodic Temporal Graphs, 2022."
+    parsed = read_runs(text, [("author", "E. Arrighi and P. Wolf"), ("title", "Finding Minors and Subgraphs"),
+                              ("booktitle", "Edge Periodic Temporal Graphs"), ("date", "2022")])
+    assert (parsed.title, parsed.container) == ("Finding Minors and Subgraphs in Edge Periodic Temporal Graphs", None)
+    # after a comma, or before pages, or naming proceedings, "in" introduces where the work appeared
+    for text, book, runs in [
+            ("A. Smith, Waves, in Ocean Dynamics, 2020.", "Ocean Dynamics", [("date", "2020")]),
+            ("A. Smith, Waves in Ocean Dynamics, pages 1-9, 2020.", "Ocean Dynamics", [("pages", "1-9")]),
+            ("A. Smith, Waves in Proceedings of Oceans, 2020.", "Proceedings of Oceans", [("date", "2020")])]:
+        parsed = read_runs(text, [("author", "A. Smith"), ("title", "Waves"), ("booktitle", book)] + runs)
+        assert (parsed.title, parsed.container) == ("Waves", book), text
