@@ -398,8 +398,8 @@ _IDENTIFIER_CUES = {"doi", "arxiv", "isbn", "issn", "pmid", "url"}
 
 
 def identifier_cue_closing_the_container(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Journal of Chemometrics Doi:10.1002/cem.70017." and "Pattern Recognition ISSN 0031-3203": the word
-    that announces an identifier is not the journal's last word, though no stop parts the two."""
+    """ "Journal of Chemometrics Doi:10.1002/cem.70017." and "Remote Sensing ISSN: 2072-4292": the word that
+    announces an identifier is not the journal's last word, though no stop parts the two."""
     for c in _CONTAINERS:
         found = first_run(labels, c)
         if found is None or found[1] - found[0] < 2:
@@ -417,8 +417,10 @@ def year_opening_the_proceedings(tokens: list[Token], labels: list[str]) -> list
     straight after "In", opening the proceedings' name, is that name's first word (IEEE names its
     conferences so), though the tagger read it as the date; with no other date, the year is still read
     from it (fields.py)."""
-    for k in range(1, len(tokens) - 1):
-        if labels[k] != "date" or labels[k + 1] not in ("booktitle", "journal") or not YEAR.fullmatch(tokens[k].text):
+    if "date" not in labels:
+        return labels
+    for k in [k for k, label in enumerate(labels[:-1]) if label == "date" and k]:
+        if labels[k + 1] not in ("booktitle", "journal") or not YEAR.fullmatch(tokens[k].text):
             continue
         before = k - 1 - (tokens[k - 1].text == ":")
         if before >= 0 and tokens[before].text.lower() == "in" and labels[before] == labels[k - 1] == OTHER \

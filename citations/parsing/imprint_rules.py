@@ -73,7 +73,6 @@ def publisher_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[st
     return labels[:i] + ["publisher"] * (end - i) + [OTHER] * (end < j) + ["note"] * max(0, j - end - 1) + labels[j:]
 
 
-
 # A publisher's and a university's words ("press" is also a cue of "in press", CUES' "submitted").
 _PUBLISHERS_WORDS = {word for word, group in CUES.items() if group in ("press", "univ")} | {"press"}
 
@@ -82,10 +81,11 @@ def journal_read_as_a_publisher(tokens: list[Token], labels: list[str]) -> list[
     """ "P. A. Zyla et al. Review of Particle Physics. PTEP, 2020 (8): 083C01, 2020." and "... of LLMs.
     Transactions of the Association for Computational Linguistics, 2025.": with no container labelled, a
     "publisher" after the title is the journal where a journal's numbers follow it, printed as a
-    journal's are (two of volume, issue and pages, or pages after a colon), or where it holds a
-    journal's word first ("Transactions of ...", "Physical Review Letters") and no publisher's ("Press", "Springer"). A publisher is
-    cited with a place or a year, and a book's pages with their cue ("Dover Publications, 112–116")."""
-    if set(labels) & {"journal", "booktitle", "series", "place"}:
+    journal's are (two of volume, issue and pages, or pages after a colon), or where a journal's word
+    opens it ("Transactions of ...", "Physical Review Letters") and no publisher's word is in it ("Press",
+    "Springer"). A publisher is cited with a place or a year, and a book's pages with their cue ("Dover
+    Publications, 112–116")."""
+    if "publisher" not in labels or set(labels) & {"journal", "booktitle", "series", "place"}:
         return labels              # "Baltimore: Williams and Wilkins, 1994:651–666": a book's imprint
     found = first_run(labels, "publisher")
     if found is None or "title" not in labels[:found[0]]:

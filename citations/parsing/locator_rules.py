@@ -2,8 +2,9 @@
 an identifier or a second date; a page's letters read as the volume's; a year-like volume or issue
 read as the date; an issue for the volume, a volume read into the journal's name, a series letter
 read into the volume, the "of" after a volume read into its series, a series read as the container
-before its volume and book, a journal's acronym read as no field's, an article's page count read into its pages, and a chapter's cue read as a journal. `relabel`
-(relabelling.py) applies them, in its order."""
+before its volume and book, a journal's acronym read as no field's, an article's page count read into
+its pages, and a chapter's cue read as a journal. `relabel` (relabelling.py) applies them, in its
+order."""
 import re
 
 from citations.parsing.cues import CUES
@@ -211,12 +212,12 @@ def series_before_its_volume_and_book(tokens: list[Token], labels: list[str]) ->
     title, and the tagger read the series as the container; the book after the number is where the work
     appeared. The series is known by its name ("Series", "Lecture Notes") or by the book's editors after
     it."""
-    if "series" in labels:
+    if "series" in labels or "volume" not in labels:
         return labels
-    first = min((k for k in (labels.index(c) for c in ("journal", "booktitle") if c in labels)), default=None)
-    if first is None:
+    starts = [labels.index(c) for c in ("journal", "booktitle") if c in labels]
+    if not starts:
         return labels
-    i, j = first_run(labels, labels[first])
+    i, j = first_run(labels, labels[min(starts)])
     k = j
     while k < len(tokens) and k - j < 3 and labels[k] == OTHER and (tokens[k].text in (",", ".")
                                                                    or CUES.get(tokens[k].text.lower()) == "vol"):
@@ -231,7 +232,8 @@ def series_before_its_volume_and_book(tokens: list[Token], labels: list[str]) ->
         return labels
     n = m + book[1]
     named = any(CUES.get(t.text.lower()) == "series" for t in tokens[i:j])
-    edited = any(labels[q] == "editor" or CUES.get(tokens[q].text.lower()) == "eds" for q in range(n, min(n + 3, len(labels))))
+    edited = any(labels[q] == "editor" or CUES.get(tokens[q].text.lower()) == "eds"
+                 for q in range(n, min(n + 3, len(labels))))
     if not (named or edited):
         return labels
     return labels[:i] + ["series"] * (j - i) + labels[j:]

@@ -169,9 +169,9 @@ def test_a_publisher_after_the_proceedings_name_is_the_publisher():
                         ("booktitle", f"{book}. {publisher}"), ("date", "2021")])
     assert (parsed.container, parsed.publisher) == (book, publisher)
     # an abbreviated name has stops throughout; a number after the stop is the conference's, not a publisher
-    for text, book in [("A. P. Witkin. Scale-space filtering. In Proc. Intl. Joint Conf. Art. Intell., pages 1019-1023.",
-                        "Proc. Intl. Joint Conf. Art. Intell"),
-                       ("P. Missiuro, “Roadmaps,” in Proceedings of the Conference on Robotics, 2006. ICRA 2006., pp. 1-2.",
-                        "Proceedings of the Conference on Robotics, 2006. ICRA 2006")]:
+    witkin = "A. P. Witkin. Scale-space filtering. In Proc. Intl. Joint Conf. Art. Intell., pages 1019-1023."
+    missiuro = "P. Missiuro, “Roadmaps,” in Proceedings of the Conference on Robotics, 2006. ICRA 2006., pp. 1-2."
+    for text, book in [(witkin, "Proc. Intl. Joint Conf. Art. Intell"),
+                       (missiuro, "Proceedings of the Conference on Robotics, 2006. ICRA 2006")]:
         parsed = read_runs(text, [("booktitle", book)])
         assert (parsed.container, parsed.publisher) == (book, None), text
