@@ -5,7 +5,15 @@ a journal or a book read as the title, a title read on into its container, a quo
 import re
 
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import YEAR, cut_short, first_run, introducing_in, printed_words, sentence_start
+from citations.parsing.label_runs import (
+    PART_NUMERAL,
+    YEAR,
+    cut_short,
+    first_run,
+    introducing_in,
+    printed_words,
+    sentence_start,
+)
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
@@ -315,12 +323,15 @@ _TITLE_PIECES = {"title", "journal", "booktitle"}
 
 def volume_inside_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "String theory. Vol. 1: An introduction to the bosonic string", "Fluid Mechanics – Volume 6:
-    Course of Theoretical Physics" and "Mathematical Population Genetics 1: Theoretical Introduction": a
-    volume's number before a colon, with the volume's title after it, is part of the title of a work
-    in volumes, and so is the name before it, however the tagger read the two pieces."""
+    Course of Theoretical Physics", "The Medieval French Roman d'Alexandre. Volume VI: Version of
+    Alexandre de Paris" and "Mathematical Population Genetics 1: Theoretical Introduction": a volume's
+    number (or numeral)
+    before a colon, with the volume's title after it, is part of the title of a work in volumes, and so
+    is the name before it, however the tagger read the two pieces."""
     n = len(tokens)
     for k in range(2, n - 2):
-        if labels[k] != "volume" or not tokens[k].text.isdigit() or tokens[k + 1].text != ":" \
+        if labels[k] != "volume" or not (tokens[k].text.isdigit() or PART_NUMERAL.fullmatch(tokens[k].text)) \
+                or tokens[k + 1].text != ":" \
                 or labels[k + 2] not in ("title", "booktitle") or not tokens[k + 2].text[:1].isupper():
             continue
         start = k

@@ -9,6 +9,8 @@ from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.tokens import Token
 
 YEAR = re.compile(r"(?<![0-9])(1[5-9][0-9][0-9]|20[0-9][0-9])(?![0-9])")
+# A part's or a volume's Roman numeral ("II", "XIV").
+PART_NUMERAL = re.compile(r"[IVX]{1,4}")
 
 
 def cut_short(word: str) -> bool:

@@ -1,14 +1,14 @@
 """Label rules for the numbers a journal is cited by: a page read as the volume, the issue, a note,
 an identifier or a second date; a page's letters read as the volume's; a year-like volume or issue
 read as the date; an issue for the volume, a volume read into the journal's name, a series letter
-read into the volume, the "of" after a volume read into its series, a series read as the container
-before its volume and book, a journal's acronym read as no field's, an article's page count read into
-its pages, and a chapter's cue read as a journal. `relabel` (relabelling.py) applies them, in its
-order."""
+read into the volume, a journal's part read as a volume, the "of" after a volume read into its series,
+a series read as the container before its volume and book, a journal's acronym read as no field's, an
+article's page count read into its pages, and a chapter's cue read as a journal. `relabel`
+(relabelling.py) applies them, in its order."""
 import re
 
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import first_run
+from citations.parsing.label_runs import PART_NUMERAL, first_run
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locators import PAGE
 from citations.parsing.tokens import Token
@@ -174,6 +174,24 @@ def series_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> 
             or "journal" in labels[k:]):
         return labels
     return labels[:before + 1] + ["journal"] * (k - before) + labels[k + 1:]
+
+
+def part_numeral_read_as_a_volume(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Deep-Sea Research II, 58 (17-18): 1837–1847" and "Deep-Sea Research Part II, 58(17–18)": a Roman
+    numeral straight after the journal's name, the volume's number after it, is the journal's part (a
+    part of an Elsevier journal is a journal of its own), though the tagger read it as a first volume."""
+    found = first_run(labels, "volume")
+    if found is None:
+        return labels
+    k, end = found
+    part = k - 1 if k >= 2 and tokens[k - 1].text == "Part" else k
+    if end != k + 1 or not PART_NUMERAL.fullmatch(tokens[k].text) or part < 1 or labels[part - 1] != "journal":
+        return labels
+    second = first_run(labels[end:], "volume")
+    if (second is None or not tokens[end + second[0]].text.isdigit()
+            or any(labels[q] != OTHER or tokens[q].text != "," for q in range(end, end + second[0]))):
+        return labels
+    return labels[:part] + ["journal"] * (end - part) + labels[end:]
 
 
 _NAMED_AFTER_A_VOLUME = {"series", "journal", "booktitle"}

@@ -48,7 +48,7 @@ from citations.parsing.imprint_rules import (
     publisher_read_as_the_place,
     publisher_read_into_the_proceedings,
 )
-from citations.parsing.label_runs import YEAR, ends_a_sentence, first_run, sentence_start
+from citations.parsing.label_runs import PART_NUMERAL, YEAR, ends_a_sentence, first_run, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locator_rules import (
     RANGE_DASHES,
@@ -61,6 +61,7 @@ from citations.parsing.locator_rules import (
     page_letter_read_as_the_volume,
     page_read_as_a_title,
     page_read_as_a_volume,
+    part_numeral_read_as_a_volume,
     series_before_its_volume_and_book,
     series_letter_read_as_the_volume,
     series_read_as_a_journal,
@@ -111,6 +112,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _year_closing_the_title, _year_read_as_a_number, journal_acronym_before_its_numbers,
                  number_read_as_the_date,
                  issue_read_as_the_volume, volume_read_into_the_journal, series_letter_read_as_the_volume,
+                 part_numeral_read_as_a_volume,
                  of_read_into_the_series, series_read_as_a_journal, series_before_its_volume_and_book,
                  page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
                  page_count_read_into_the_pages, chapter_read_as_a_journal,
@@ -272,7 +274,6 @@ def _lettered_year_opening_a_title(tokens: list[Token], labels: list[str]) -> li
     return labels[:k] + ["date", "date"] + labels[k + 2:]
 
 
-_PART_NUMERAL = re.compile(r"[IVX]{1,4}")
 
 
 _TITLE_OPENINGS = {"the", "a", "an", "on", "in", "of", "from", "to", "towards", "toward", "for", "and", "at"}
@@ -330,7 +331,7 @@ def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:
             and (j + 2 == n or text[j + 2] in (".", ",", ";", ":"))):
         labels[j:j + 2] = ["title", "title"]       # a designation keeps its number ("GWTC-3", "HIV-1")
         j += 2
-    if (j + 2 <= n and text[j] == "." and _PART_NUMERAL.fullmatch(text[j + 1])
+    if (j + 2 <= n and text[j] == "." and PART_NUMERAL.fullmatch(text[j + 1])
             and (j + 2 == n or text[j + 2] in (".", ",", ";"))):
         labels[j:j + 2] = ["title", "title"]
     elif (j + 4 <= n and text[j] == "," and YEAR.fullmatch(text[j + 1]) and text[j + 2] in RANGE_DASHES

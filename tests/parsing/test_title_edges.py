@@ -435,3 +435,33 @@ def test_an_in_inside_the_titles_sentence_is_the_titles():
             ("A. Smith, Waves in Proceedings of Oceans, 2020.", "Proceedings of Oceans", [("date", "2020")])]:
         parsed = read_runs(text, [("author", "A. Smith"), ("title", "Waves"), ("booktitle", book)] + runs)
         assert (parsed.title, parsed.container) == ("Waves", book), text
+
+
+def test_a_volumes_roman_numeral_before_its_title_is_the_titles():
+    text = "A. Foulet, The Medieval French Roman d'Alexandre. Volume VI: Version of Alexandre de Paris, Princeton 1976."
+    parsed = read_runs(text, [("author", "A. Foulet"), ("title", "The Medieval French Roman d'Alexandre"),
+                              ("volume", "VI"), ("title", "Version of Alexandre de Paris"), ("place", "Princeton"),
+                              ("date", "1976")])
+    assert parsed.title == "The Medieval French Roman d'Alexandre. Volume VI: Version of Alexandre de Paris"
+    # a journal's volume after a comma, with its pages after a colon, stays the journal's
+    journal = read_runs("A. Smith, Waves, 12: 34-56 (2001).",
+                        [("author", "A. Smith"), ("journal", "Waves"), ("volume", "12"), ("pages", "34-56"),
+                         ("date", "2001")])
+    assert (journal.container, journal.volume) == ("Waves", "12")
+
+
+def test_a_journals_part_numeral_is_the_journals():
+    for text, journal, part in [
+            ("S. L. Garzoli. The South Atlantic. Deep-Sea Research II, 58 (17-18): 1837–1847, 2011.",
+             "Deep-Sea Research II", "II"),
+            ("S. L. Garzoli. The South Atlantic. Deep-Sea Research Part II, 58(17–18), 1837–1847.",
+             "Deep-Sea Research Part II", "Part II")]:
+        name = journal.removesuffix(f" {part}")
+        parsed = read_runs(text, [("author", "S. L. Garzoli"), ("title", "The South Atlantic"), ("journal", name),
+                                  ("volume", "II"), ("volume", "58"), ("pages", "1837–1847")])
+        assert (parsed.container, parsed.volume) == (journal, "58"), text
+    # a numeral that is the only volume stays the volume
+    alone = read_runs("A. Smith. Waves. Ocean Letters II, 1837–1847, 2011.",
+                      [("author", "A. Smith"), ("title", "Waves"), ("journal", "Ocean Letters"), ("volume", "II"),
+                       ("pages", "1837–1847"), ("date", "2011")])
+    assert (alone.container, alone.volume) == ("Ocean Letters", "II")
