@@ -3,7 +3,7 @@ an identifier or a second date; a page's letters read as the volume's; a year-li
 read as the date; an issue for the volume, a volume read into the journal's name, a series letter
 read into the volume, a journal's part read as a volume, the "of" after a volume read into its series,
 a series read as the container before its volume and book, a journal's acronym read as no field's, an
-article's page count read into its pages, and a chapter's cue read as a journal. `relabel`
+article's page count or the pages' cue read into its pages, and a chapter's cue read as a journal. `relabel`
 (relabelling.py) applies them, in its order."""
 import re
 
@@ -255,6 +255,25 @@ def series_before_its_volume_and_book(tokens: list[Token], labels: list[str]) ->
     if not (named or edited):
         return labels
     return labels[:i] + ["series"] * (j - i) + labels[j:]
+
+
+def page_cue_read_into_the_pages(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Proceedings of ... ISSAC '21, page 11–14, New York" and "Molecular biology and evolution, page
+    mst221, 2013": the word that announces the pages is not theirs, though the tagger read it so. A
+    letter printed on the number ("S245", "p.12" aside) is the page's own."""
+    found = first_run(labels, "pages")
+    if found is None:
+        return labels
+    i, j = found
+    k = i
+    while k < j - 1 and CUES.get(tokens[k].text.lower()) == "pp":
+        if tokens[k + 1].text == ".":
+            k += 2                 # "p. 245"
+        elif tokens[k].end < tokens[k + 1].start:
+            k += 1                 # "page 11–14"
+        else:
+            break                  # "S245": the page's letter
+    return labels if k == i or k >= j else labels[:i] + [OTHER] * (k - i) + labels[k:]
 
 
 def page_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:

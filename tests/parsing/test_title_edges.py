@@ -465,3 +465,20 @@ def test_a_journals_part_numeral_is_the_journals():
                       [("author", "A. Smith"), ("title", "Waves"), ("journal", "Ocean Letters"), ("volume", "II"),
                        ("pages", "1837–1847"), ("date", "2011")])
     assert (alone.container, alone.volume) == ("Ocean Letters", "II")
+
+
+def test_the_pages_cue_is_not_the_pages():
+    text = "J. Böhm. Parallel computations. In Proceedings of ISSAC '21, page 11–14, New York, 2021."
+    parsed = read_runs(text, [("author", "J. Böhm"), ("title", "Parallel computations"),
+                              ("booktitle", "Proceedings of ISSAC '21"), ("pages", "page 11–14"),
+                              ("place", "New York"), ("date", "2021")])
+    assert parsed.pages == "11–14"
+    dotted = read_runs("A. Smith, Waves, J. Phys. 12, p. 245 (2001).",
+                       [("author", "A. Smith"), ("title", "Waves"), ("journal", "J. Phys"), ("volume", "12"),
+                        ("pages", "p. 245"), ("date", "2001")])
+    assert dotted.pages == "245"
+    # a letter printed on the number is the page's own
+    supplement = read_runs("A. Smith, Waves, J. Phys. 12, S245 (2001).",
+                           [("author", "A. Smith"), ("title", "Waves"), ("journal", "J. Phys"), ("volume", "12"),
+                            ("pages", "S245"), ("date", "2001")])
+    assert supplement.pages == "S245"
