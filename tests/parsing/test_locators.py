@@ -56,4 +56,3 @@ def test_a_doi_label_with_nothing_after_it_is_no_identifier():
     assert find_identifiers("Hum. Mov. Sci. doi: . [Epub ahead of print].") == []
     (cut,) = find_identifiers("Limnol. Oceanogr. (doi:10.4319/ and more)")
     assert cut.valid is False
-
