@@ -3,7 +3,8 @@ an identifier or a second date; a page's letters read as the volume's; a year-li
 read as the date; an issue for the volume, a volume read into the journal's name, a series letter
 read into the volume, a journal's part read as a volume, the "of" after a volume read into its series,
 a series read as the container before its volume and book, a journal's acronym read as no field's, an
-article's page count or the pages' cue read into its pages, and a chapter's cue read as a journal. `relabel`
+article's page count or the pages' cue read into its pages, an article number's letters left out of
+them, and a chapter's cue read as a journal. `relabel`
 (relabelling.py) applies them, in its order."""
 import re
 
@@ -274,6 +275,23 @@ def page_cue_read_into_the_pages(tokens: list[Token], labels: list[str]) -> list
         else:
             break                  # "S245": the page's letter
     return labels if k == i or k >= j else labels[:i] + [OTHER] * (k - i) + labels[k:]
+
+
+def article_letters_read_as_no_fields(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Science Advances 10, eadk1189 (2024)", "Geophysical Research Letters 50, e2023GL106088" and
+    "PLOS ONE 19 (2024) e0297445": the lower-case letters an article number is printed with are the
+    number's, though the tagger left them out of the pages; a cue glued to its number ("p245") is not."""
+    found = first_run(labels, "pages")
+    if found is None or found[0] < 2:
+        return labels
+    i = k = found[0]
+    while k > 1 and labels[k - 1] == OTHER and tokens[k - 1].text.isalnum() and tokens[k - 1].end == tokens[k].start:
+        k -= 1                     # back over the pieces glued to the number: "e" "2023" "GL" "106088"
+    letters = tokens[k].text
+    if (k == i or not letters.isalpha() or not letters.islower() or len(letters) > 4 or CUES.get(letters) == "pp"
+            or tokens[k - 1].end == tokens[k].start):
+        return labels
+    return labels[:k] + ["pages"] * (i - k) + labels[i:]
 
 
 def page_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:

@@ -52,6 +52,7 @@ from citations.parsing.label_runs import PART_NUMERAL, YEAR, ends_a_sentence, fi
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locator_rules import (
     RANGE_DASHES,
+    article_letters_read_as_no_fields,
     chapter_read_as_a_journal,
     issue_read_as_the_volume,
     journal_acronym_before_its_numbers,
@@ -116,7 +117,8 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  part_numeral_read_as_a_volume,
                  of_read_into_the_series, series_read_as_a_journal, series_before_its_volume_and_book,
                  page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
-                 page_count_read_into_the_pages, page_cue_read_into_the_pages, chapter_read_as_a_journal,
+                 page_count_read_into_the_pages, page_cue_read_into_the_pages, article_letters_read_as_no_fields,
+                 chapter_read_as_a_journal,
                  # the imprint
                  publisher_read_as_the_place, publisher_read_as_a_journal, publisher_read_as_a_title,
                  journal_read_as_a_publisher, publisher_read_into_the_proceedings):

@@ -482,3 +482,19 @@ def test_the_pages_cue_is_not_the_pages():
                            [("author", "A. Smith"), ("title", "Waves"), ("journal", "J. Phys"), ("volume", "12"),
                             ("pages", "S245"), ("date", "2001")])
     assert supplement.pages == "S245"
+
+
+def test_an_article_numbers_letters_are_the_numbers():
+    science = read_runs("R. M. van Westen. AMOC is on tipping course. Science Advances 10, eadk1189 (2024).",
+                        [("author", "R. M. van Westen"), ("title", "AMOC is on tipping course"),
+                         ("journal", "Science Advances"), ("volume", "10"), ("pages", "1189"), ("date", "2024")])
+    assert science.pages == "eadk1189"
+    agu = read_runs("R. M. van Westen. AMOC hysteresis. Geophys. Res. Lett. 50, e2023GL106088 (2023).",
+                    [("author", "R. M. van Westen"), ("title", "AMOC hysteresis"), ("journal", "Geophys. Res. Lett"),
+                     ("volume", "50"), ("pages", "106088"), ("date", "2023")])
+    assert agu.pages == "e2023GL106088"
+    # a page cue glued to its number is no letter of it
+    cue = read_runs("A. Smith, Waves, J. Phys. 12, p245 (2001).",
+                    [("author", "A. Smith"), ("title", "Waves"), ("journal", "J. Phys"), ("volume", "12"),
+                     ("pages", "245"), ("date", "2001")])
+    assert cue.pages == "245"
