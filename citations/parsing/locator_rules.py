@@ -1,6 +1,6 @@
 """Label rules for the numbers a journal is cited by: a page read as the volume, the issue, a note,
 an identifier or a second date; a page's letters read as the volume's; a year-like volume or issue
-read as the date; an issue for the volume, a volume read into the journal's name, a series letter
+read as the date; an issue for the volume or read into it, a volume read into the journal's name, a series letter
 read into the volume, a journal's part read as a volume, the "of" after a volume read into its series,
 a series read as the container before its volume and book, a journal's acronym read as no field's, an
 article's page count or the pages' cue read into its pages, an article number's letters left out of
@@ -344,6 +344,20 @@ def number_read_as_the_date(tokens: list[Token], labels: list[str]) -> list[str]
             if date is not None and tokens[date].text != tokens[k].text:
                 return labels[:k] + ["issue"] + labels[k + 1:]
     return labels
+
+
+def issue_read_into_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Mathematical programming, 45(1-3):503–528" and "STTT, 15(5-6):519–539": the issue in brackets
+    after the volume's number is the issue, a range of issues too, though the tagger read it into the
+    volume."""
+    found = first_run(labels, "volume")
+    if found is None:
+        return labels
+    i, j = found
+    if j - i < 4 or not tokens[i].text.isdigit() or tokens[i + 1].text != "(" or tokens[j - 1].text != ")" \
+            or "(" in [t.text for t in tokens[i + 2:j - 1]] or not tokens[i + 2].text.isalnum():
+        return labels
+    return labels[:i + 1] + [OTHER] + ["issue"] * (j - i - 3) + [OTHER] + labels[j:]
 
 
 def issue_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:

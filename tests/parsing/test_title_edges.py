@@ -498,3 +498,12 @@ def test_an_article_numbers_letters_are_the_numbers():
                     [("author", "A. Smith"), ("title", "Waves"), ("journal", "J. Phys"), ("volume", "12"),
                      ("pages", "245"), ("date", "2001")])
     assert cue.pages == "245"
+
+
+def test_an_issue_in_brackets_after_the_volume_is_the_issue():
+    parsed = read_runs("D. C. Liu and J. Nocedal. On the limited memory BFGS method. Mathematical programming, "
+                       "45(1-3):503–528, 1989.",
+                       [("author", "D. C. Liu and J. Nocedal"), ("title", "On the limited memory BFGS method"),
+                        ("journal", "Mathematical programming"), ("volume", "45(1-3)"), ("pages", "503–528"),
+                        ("date", "1989")])
+    assert (parsed.volume, parsed.issue) == ("45", "1-3")
