@@ -114,7 +114,8 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  # dates and numbers
                  _year_closing_the_title, _year_read_as_a_number, journal_acronym_before_its_numbers,
                  number_read_as_the_date,
-                 issue_read_as_the_volume, issue_read_into_the_volume, volume_read_into_the_journal, series_letter_read_as_the_volume,
+                 issue_read_as_the_volume, issue_read_into_the_volume, volume_read_into_the_journal,
+                 series_letter_read_as_the_volume,
                  part_numeral_read_as_a_volume,
                  of_read_into_the_series, series_read_as_a_journal, series_before_its_volume_and_book,
                  page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
