@@ -1,9 +1,10 @@
 """The tagger's labels corrected where a reference style's conventions decide what the model could
 not: each rule names the convention, and `relabel` applies them all, in order, before the labels
 become fields (fields.py). The rules about the authors' end are in author_rules.py (an
-organisation's in organisation_rules.py), those about the title's container in container_rules.py,
-those about a journal's numbers in locator_rules.py, those about pages and software cited by their
-names in software_rules.py; the rules about dates and a title's own edges are here."""
+organisation's in organisation_rules.py, editors' in editor_rules.py), those about the title's
+container in container_rules.py, a title cut short in title_rules.py, those about a journal's numbers
+in locator_rules.py, a book's imprint in imprint_rules.py, those about pages and software cited by
+their names in software_rules.py; the rules about dates and a title's own edges are here."""
 import re
 
 from citations.parsing.author_rules import (

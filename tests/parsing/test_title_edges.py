@@ -443,11 +443,12 @@ def test_a_volumes_roman_numeral_before_its_title_is_the_titles():
                               ("volume", "VI"), ("title", "Version of Alexandre de Paris"), ("place", "Princeton"),
                               ("date", "1976")])
     assert parsed.title == "The Medieval French Roman d'Alexandre. Volume VI: Version of Alexandre de Paris"
-    # a journal's volume after a comma, with its pages after a colon, stays the journal's
-    journal = read_runs("A. Smith, Waves, 12: 34-56 (2001).",
-                        [("author", "A. Smith"), ("journal", "Waves"), ("volume", "12"), ("pages", "34-56"),
-                         ("date", "2001")])
-    assert (journal.container, journal.volume) == ("Waves", "12")
+    # after a comma, the name of a work in volumes is where the volume appeared, as GROBID labels it
+    text = "J. Comaroff, Of Revelation and Revolution, vol. 2: The Dialectics of Modernity. Chicago, 1997."
+    volumes = read_runs(text, [("author", "J. Comaroff"), ("booktitle", "Of Revelation and Revolution"),
+                               ("volume", "2"), ("title", "The Dialectics of Modernity"), ("place", "Chicago"),
+                               ("date", "1997")])
+    assert (volumes.title, volumes.container) == ("The Dialectics of Modernity", "Of Revelation and Revolution")
 
 
 def test_a_journals_part_numeral_is_the_journals():
