@@ -385,8 +385,8 @@ def test_a_year_opening_a_proceedings_name_is_the_names():
                       [("author", "R. Bujack"), ("title", "Vector field analysis"), ("date", "2016"),
                        ("booktitle", "IEEE Pacific Visualization Symposium"), ("pages", "72–79")])
     assert (alone.container, alone.year) == ("2016 IEEE Pacific Visualization Symposium", 2016)
-    # a year after "in" that no name follows is the date
-    dated = read_runs("A. Smith, Notes, in 2014, Proc. Phys. Soc. 12, 3.",
+    # a year before the journal with no "in" before it is the reference's date
+    dated = read_runs("A. Smith, Notes, 2014 Proc. Phys. Soc. 12, 3.",
                       [("author", "A. Smith"), ("title", "Notes"), ("date", "2014"), ("journal", "Proc. Phys. Soc"),
                        ("volume", "12"), ("pages", "3")])
     assert (dated.container, dated.year) == ("Proc. Phys. Soc", 2014)
