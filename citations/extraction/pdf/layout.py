@@ -1,6 +1,7 @@
 """A page's words as lines in reading order: columns found, running headers and footers dropped."""
 import statistics
 from collections.abc import Iterable, Iterator
+from itertools import pairwise
 
 from citations.extraction.pdf.bands import split_bands
 from citations.extraction.pdf.margins import MarginWords
@@ -134,15 +135,50 @@ def _columns_lines(words: list[TextWord], gutter: tuple[float, float]) -> list[L
             line.left = min(line.left, columns[0][0].left)
         if columns[1]:
             line.right = max(line.right, columns[1][0].right)
+    # Each band between separators (a line across the page, or a break both columns make together)
+    # is read left column first, then right.
+    separators = [(line.bottom, line) for line in spanning] + [(height, None) for height in _common_breaks(columns)]
     ordered, above = [], float("inf")
-    for separator in sorted(spanning, key=lambda line: -line.bottom) + [None]:
-        below = separator.bottom if separator else float("-inf")
+    for below, separator in sorted(separators, key=lambda item: -item[0]) + [(float("-inf"), None)]:
         for column in columns:
             ordered.extend(sorted((ln for ln in column if below < ln.bottom < above), key=lambda ln: -ln.bottom))
         if separator:
             ordered.append(separator)
-            above = separator.bottom
+        above = below
     return ordered
+
+
+# A gap in a column is a break when it is this many of the column's usual steps from line to line.
+BREAK_STEPS = 3
+
+
+def _common_breaks(columns: list[list[Line]]) -> list[float]:
+    """Heights where both columns stop together and start again in another type, below a gap that
+    is empty across the page: a body balanced over the two columns above a list set smaller
+    (revtex's bibliography after the text's last page), whose columns the text above does not run
+    into. Two floats side by side leave such a gap too, but the same type above and below it."""
+    gaps = [_breaks(column) for column in columns]
+    heights = []
+    for top, bottom, change in gaps[0]:
+        for other_top, other_bottom, other_change in gaps[1]:
+            common = min(top, other_top) - max(bottom, other_bottom)
+            if common > 0.5 * min(top - bottom, other_top - other_bottom) and change * other_change > 0:
+                heights.append((min(top, other_top) + max(bottom, other_bottom)) / 2)
+    return heights
+
+
+def _breaks(column: list[Line]) -> list[tuple[float, float, int]]:
+    """A column's gaps of BREAK_STEPS usual steps or more with the type changing across them:
+    (the baseline above, the baseline below, +1 if the type grows, -1 if it shrinks)."""
+    lines = sorted(column, key=lambda ln: -ln.bottom)
+    if len(lines) < 3:
+        return []
+    usual = statistics.median(a.bottom - b.bottom for a, b in pairwise(lines))
+    found = []
+    for a, b in pairwise(lines):
+        if a.bottom - b.bottom >= BREAK_STEPS * usual and abs(a.size - b.size) > 0.05 * a.size:
+            found.append((a.bottom, b.bottom, 1 if b.size > a.size else -1))
+    return found
 
 
 def _next_word_a_space_away(word: TextWord, others: list[TextWord]) -> bool:

@@ -8,9 +8,16 @@ from citations.extraction.pdf.model import Line
 
 _SECTION_NAMES = (
     r"references|bibliography|literature|literature\s+cited|works\s+cited|literatur|literaturverzeichnis|"
-    r"r[ée]f[ée]rences(?:\s+bibliographiques)?|referencias|bibliograf[íi]a|riferimenti(?:\s+bibliografici)?|"
-    r"список\s+литературы|references\s+and\s+notes|notes\s+and\s+references|参考文献|参\s*考\s*文\s*献|引用文献|"
-    r"βιβλιογραφ[ίι]α|αναφορ[έε]ς"
+    r"quellen|quellenverzeichnis|bibliographie|"
+    r"r[ée]f[ée]rences(?:\s+bibliographiques)?|referencias(?:\s+bibliogr[áa]ficas)?|bibliograf[íi]a|"
+    r"refer[êe]ncias(?:\s+bibliogr[áa]ficas)?|refer[èe]ncies|riferimenti(?:\s+bibliografici)?|"
+    r"literatuur|referenties|bibliografie|referin[țţ]e|referenser|referencer|referanser|litteratur|k[äa]llor|"
+    r"kilder|l[äa]hteet|kirjallisuus|literatura|pi[śs]miennictwo|seznam\s+(?:pou[žz]it[ée]\s+)?literatury|"
+    r"irodalomjegyz[ée]k|irodalom|felhaszn[áa]lt\s+irodalom|hivatkoz[áa]sok|kaynaklar|kaynak[çc]a|"
+    r"daftar\s+pustaka|t[àa]i\s+li[ệe]u\s+tham\s+kh[ảa]o|참\s*고\s*문\s*헌|"
+    r"список\s+литературы|литература|література|список\s+використаних\s+джерел|"
+    r"references\s+and\s+notes|notes\s+and\s+references|参考文献|参\s*考\s*文\s*献|引用文献|"
+    r"βιβλιογραφ[ίι]α|αναφορ[έε]ς|المراجع|مراجع|منابع"
 )
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,5}|[A-Z])\.?\s*)"
 _REFERENCES_HEADING = re.compile(rf"^{_NUMBERING}?(?:{_SECTION_NAMES})(?:\s+\d{{1,2}})?\s*[.:]?$", re.IGNORECASE)
@@ -47,8 +54,7 @@ def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
     section such as "Acknowledgements" may stand above it); the heading returned is then None and
     the region not empty.
     """
-    start = next((i for i in range(len(lines) - 1, -1, -1)
-                  if _is_references_heading(lines[i].text) and not _in_contents(lines, i)), None)
+    start = next((i for i in range(len(lines) - 1, -1, -1) if _heads_the_list(lines, i)), None)
     if start is None:
         first = _unheaded_list_start(lines)
         if first is None:
@@ -57,7 +63,9 @@ def reference_region(lines: list[Line]) -> tuple[str | None, list[Line]]:
             first = _unheaded_author_year_start(lines)
         if first is None:
             return None, []
-        return None, _without_colophon(_until_appendix(lines[first:]))
+        # A references heading after the list heads nothing and ends it.
+        end = next((k for k in range(first, len(lines)) if _is_references_heading(lines[k].text)), len(lines))
+        return None, _without_colophon(_until_appendix(lines[first:end]))
     region = lines[start + 1:]
     if not region:
         return lines[start].text.strip(), []
@@ -81,7 +89,7 @@ class PossibleListLines:
         self.lines.extend(lines)
         last = None
         for i in range(self._checked, len(self.lines) - 2):
-            if _is_references_heading(self.lines[i].text) and not _in_contents(self.lines, i):
+            if _heads_the_list(self.lines, i):
                 last = i
         self._checked = max(self._checked, len(self.lines) - 2)
         if last is not None and last > 2:
@@ -89,6 +97,18 @@ class PossibleListLines:
             self._checked -= last - 2
 
 
+def _heads_the_list(lines: list[Line], i: int) -> bool:
+    """Whether line i is a references heading that a list follows: not a table of contents' line,
+    nor a heading over an empty section, which another section's heading follows at once
+    ("REFERENCES AND NOTES" printed after the list it names, then "ACKNOWLEDGMENTS")."""
+    if not _is_references_heading(lines[i].text) or _in_contents(lines, i):
+        return False
+    following = " ".join(lines[i + 1].text.split()) if i + 1 < len(lines) else ""
+    return not (following.isupper() and len(following) < 60 and not _NOT_IN_A_HEADING.search(following))
+
+
+# A heading in capitals has none of these; a reference's line in capitals ("SMITH, J. 2001") has.
+_NOT_IN_A_HEADING = re.compile(r"[\d,.\[\]()]")
 _PAGE_AT_END = re.compile(r"\s\d{1,4}$")
 
 
@@ -224,6 +244,8 @@ def _alpha_labelled_list_start(lines: list[Line]) -> int | None:
 _SURNAME_FIRST = re.compile(
     r"^(?:(?:van|von|de|der|den|da|di|du|del|le|la)\s+)*[A-Z\u00c0-\u024f][\w'’\u00c0-\u024f-]+"
     r"(?:\s+[A-Z][\w'’-]+)?,\s+[A-Z\u00c0-\u024f]\.")
+# An organisation's or a site's name opening an entry: a few words, then a comma.
+_NAME_FIRST = re.compile(r"^[^\W\d_][^,.]{0,40},")
 MIN_UNHEADED_ENTRIES = 3
 
 
@@ -235,8 +257,14 @@ def _unheaded_author_year_start(lines: list[Line]) -> int | None:
     same type size indented under it (a hanging indent), a year among them; body text has no such
     run: its paragraphs do not begin with a name and a comma, nor hang.
     """
+    def at_edge(line: Line) -> bool:
+        return line.x0 - line.left < 0.5 * line.size
+
     def starts(line: Line) -> bool:
-        return line.x0 - line.left < 0.5 * line.size and bool(_SURNAME_FIRST.match(line.text.strip()))
+        return at_edge(line) and bool(_SURNAME_FIRST.match(line.text.strip()))
+
+    def goes_on(line: Line) -> bool:
+        return at_edge(line) and bool(_SURNAME_FIRST.match(line.text.strip()) or _NAME_FIRST.match(line.text.strip()))
 
     def hangs(line: Line, first: Line) -> bool:
         return 0.5 * first.size < line.x0 - line.left < 4 * first.size and abs(line.size - first.size) < 0.15 * first.size
@@ -247,7 +275,9 @@ def _unheaded_author_year_start(lines: list[Line]) -> int | None:
             i += 1
             continue
         run_start, entries, j = i, 0, i
-        while j < len(lines) and starts(lines[j]):
+        # Once begun, the run goes on through an entry by an organisation or a web site ("Wikipedia,
+        # . Generative adversarial network, 2025a."), which begins with its name and a comma too.
+        while j < len(lines) and (starts(lines[j]) or entries >= MIN_UNHEADED_ENTRIES and goes_on(lines[j])):
             k = j + 1
             while k < len(lines) and hangs(lines[k], lines[j]):
                 k += 1
@@ -262,6 +292,10 @@ def _unheaded_author_year_start(lines: list[Line]) -> int | None:
 
 def _is_heading(line: Line, following: Line) -> bool:
     text = line.text.strip()
+    # A line of running text above a list in smaller type is no heading: it runs to its column's
+    # edge (justified) or carries on a word or sentence in lower case.
+    if text[:1].islower() or line.x1 >= line.right - 0.5 * line.size:
+        return False
     return len(text) < 60 and not text.endswith((".", ",")) and (line.bold or line.size > 1.1 * following.size)
 
 
