@@ -10,12 +10,15 @@ from dataclasses import replace
 from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.parser import PersonName
 
-# "und", "et", "y" and "e" join names only in lower case: "Jeffrey E Barrick" holds an initial.
+# "und", "et", "y" and "e" join names only in lower case: "Jeffrey E Barrick" holds an initial. Styles
+# set in other languages join the last name with their own word ("Ohta, T., és Koyama, M.": Hungarian;
+# Dutch "en", Swedish "och", Danish and Norwegian "og", Finnish "ja", Turkish "ve", Indonesian "dan",
+# Russian "и"; not Catalan's and Polish "i", a letter of a name set letter-spaced: "P h i l i p").
 # "McKinsey & Company": a firm's own "&", before a word naming a firm, joins no two names.
 _FIRM_WORD = r"(?:Company|Co\.?|Partners|Sons|Associates|Cie\.?)(?!\s*,\s*[A-ZÀ-Þ]\.)(?:$|[\s,;])"
 # "Qiu, Z.; Wang, Z.; and Zheng, B." (AAAI, ACL): the "and" after the last semicolon goes with it.
-_AND = re.compile(rf"\s*;\s*(?:(?:(?i:and)|&)\s+)?|\s+(?:(?i:and)|und|et|y|e)\s+|\s*&\s*(?!\s*{_FIRM_WORD})"
-                  r"|,\s*(?:(?i:and)|&)\s+")
+_AND = re.compile(rf"\s*;\s*(?:(?:(?i:and)|&)\s+)?|\s+(?:(?i:and)|und|et|y|e|és|en|och|og|ja|ve|dan|и)\s+"
+                  rf"|\s*&\s*(?!\s*{_FIRM_WORD})|,\s*(?:(?i:and)|&)\s+")
 _ET_AL = re.compile(r"[,;]?\s*\b(?:et\.?\s*al\b\.?|and others|u\.\s*a\.|\.\.\.|…)\s*", re.I)
 _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?)*$|^[A-Z]{1,3}$")
 # Words that make a name an organisation's, which has no given and family names to split (and
@@ -122,7 +125,9 @@ def _name(text: str, family: str | None = None, given: str | None = None) -> Per
     if family_words:                                    # "Smith JK", "Dalla Vecchia C.", "van Dokkum P. G."
         return PersonName(text, " ".join(core[:family_words]), " ".join(core[family_words:]))
     start = len(core) - 1
-    while start > 0 and core[start - 1].lower() in PARTICLES:
+    # A particle opening a name of two words is its given name where it is capitalised ("Bin Ji",
+    # "Da Huang"): a name written given name first has one; "van Dyk" alone keeps its particle.
+    while start > 0 and core[start - 1].lower() in PARTICLES and (start > 1 or core[0][:1].islower()):
         start -= 1
     family, given = " ".join(core[start:]), " ".join(core[:start])
     return PersonName(text, family.strip(" .") or None, given or None)

@@ -101,3 +101,20 @@ def test_a_name_opening_with_an_acronym_is_an_organisations():
     for text, family in (("JOHN SMITH", "SMITH"), ("WOJCIECH ZAREMBA", "ZAREMBA"), ("JRR Tolkien", "Tolkien")):
         (name,) = split_names(text)
         assert name.family == family, text
+
+
+def test_a_style_set_in_another_language_joins_the_last_name_with_its_own_word():
+    # a Hungarian thesis's abbrvnat: before, "és Koyama" was one name and "M." another
+    assert families("Ohta, T., és Koyama, M.") == [("Ohta", "T."), ("Koyama", "M.")]
+    assert families("de Vries, J. en Jansen, P.") == [("de Vries", "J."), ("Jansen", "P.")]
+    assert families("Lindqvist, A. och Berg, K.") == [("Lindqvist", "A."), ("Berg", "K.")]
+    # a name set letter-spaced keeps its letters: Catalan's "i" is no joining word here
+    assert "".join(n.text for n in split_names("Burger, P h i l i p C.")).replace(" ", "") == "BurgerPhilipC."
+
+
+def test_a_capitalised_particle_opening_a_two_word_name_is_its_given_name():
+    # Chinese given names that are particles elsewhere ("bin", "da"): before, "Bin Ji" was a family name
+    assert families("Tianyu Yu, Bin Ji, and Da Huang") == [("Yu", "Tianyu"), ("Ji", "Bin"), ("Huang", "Da")]
+    # a particle before a family name after a given name, or in lower case alone, stays the family's
+    assert families("Victor De Marez, Michel de Lara") == [("De Marez", "Victor"), ("de Lara", "Michel")]
+    assert families("van Dyk") == [("van Dyk", None)]
