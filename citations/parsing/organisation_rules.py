@@ -63,10 +63,11 @@ def organisation_before_a_quoted_title(tokens: list[Token], labels: list[str]) -
 
 
 def organisation_before_a_comma_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Joint Committee for Guides in Metrology, Evaluation of measurement data ...": with no author
-    labelled, the title's first comma-parted piece, of capitalised words and connectors only and naming
-    an organisation (a committee, an office, a foundation: names.py's words), with more title after the
-    comma, is the organisation that wrote it."""
+    """ "Joint Committee for Guides in Metrology, Evaluation of measurement data ..." and "Langfuse GmbH:
+    Langfuse: Open-source LLM engineering platform" (Springer's styles put a colon after the authors):
+    with no author labelled, the title's first piece before a comma or a colon, of capitalised words
+    and connectors only and naming an organisation (a committee, an office, a foundation, a company:
+    names.py's words), with more title after it, is the organisation that wrote it."""
     found = first_run(labels, "title")
     if "author" in labels or found is None:
         return labels
@@ -74,7 +75,7 @@ def organisation_before_a_comma_opening_a_title(tokens: list[Token], labels: lis
     text = [t.text for t in tokens]
     if any(t[:1].isalnum() for t in text[:i]):
         return labels
-    comma = next((k for k in range(i + 2, min(j - 2, i + 20)) if text[k] == ","), None)
+    comma = next((k for k in range(i + 2, min(j - 2, i + 20)) if text[k] in (",", ":")), None)
     if comma is None:
         return labels
     words = text[i:comma]

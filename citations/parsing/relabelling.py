@@ -84,7 +84,12 @@ from citations.parsing.software_rules import (
     software_before_empty_pieces,
     software_release_title,
 )
-from citations.parsing.title_rules import list_closing_the_title, title_opening_after_et_al, title_read_on_past_in
+from citations.parsing.title_rules import (
+    list_closing_the_title,
+    number_opening_the_title,
+    title_opening_after_et_al,
+    title_read_on_past_in,
+)
 from citations.parsing.tokens import Token
 
 
@@ -104,7 +109,7 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
                  _title_read_as_a_note, book_before_a_journal, title_read_as_a_container, book_read_as_a_journal,
                  journal_read_as_the_title,
                  title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
-                 list_closing_the_title, title_opening_after_et_al, title_read_on_past_in,
+                 list_closing_the_title, title_opening_after_et_al, title_read_on_past_in, number_opening_the_title,
                  book_read_into_the_title, journal_read_into_the_title, proceedings_read_into_the_title,
                  journal_opening_inside_a_word, identifier_cue_closing_the_container,
                  journal_abbreviation_closing_the_title, number_closing_the_title,

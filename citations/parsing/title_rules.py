@@ -104,3 +104,29 @@ def title_read_on_past_in(tokens: list[Token], labels: list[str]) -> list[str]:
     if rest and set(rest) != {"date"}:
         return labels
     return labels[:j] + ["title"] * (end - j) + labels[end:]
+
+
+def number_opening_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "SQuAD: 100,000+ questions for machine comprehension of text" and "Cosqa: 20,000+ web queries
+    ...": a title that the tagger began inside a number written with a thousands' comma ("100,000",
+    the comma glued to the digits on both sides), the number and the name before it read as a volume
+    or as nothing. The title begins after the sentence before it ends: the authors' stop, or their
+    colon."""
+    found = first_run(labels, "title")
+    if found is None or found[0] < 2:
+        return labels
+    i = found[0]
+    number, comma, group = tokens[i - 2], tokens[i - 1], tokens[i]
+    if not (comma.text == "," and len(group.text) == 3 and group.text.isdigit() and number.text.isdigit()
+            and number.end == comma.start and comma.end == group.start):
+        return labels
+    start = i - 2
+    while start > 0 and labels[start - 1] in _BEFORE_A_NUMBER and tokens[start - 1].text != "." \
+            and not (tokens[start - 1].text == ":" and labels[start - 2] in ("author", OTHER) and start - 2 >= 0
+                     and tokens[start - 2].text == "."):
+        start -= 1
+    return labels[:start] + ["title"] * (i - start) + labels[i:]
+
+
+# What the words before such a number were read as: a volume, a title's name read apart, or nothing.
+_BEFORE_A_NUMBER = {"volume", "issue", "pages", OTHER, "note"}

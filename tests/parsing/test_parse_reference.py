@@ -415,6 +415,17 @@ def test_an_organisation_before_a_comma_opening_the_title_is_its_author():
     assert (listed.authors, listed.title) == ((), "Monetary Policy, Parameter Uncertainty, and Optimal Learning")
 
 
+def test_an_organisation_before_a_colon_opening_the_title_is_its_author():
+    # Springer's styles put a colon after the authors: "Langfuse GmbH: Langfuse: ..."
+    text = "Langfuse GmbH: Langfuse: Open-source LLM engineering platform. https://langfuse.com (2024)"
+    parsed = _read_as(text, title="Langfuse GmbH: Langfuse: Open-source LLM engineering platform", date="2024")
+    assert (parsed.authors, parsed.title) == (("Langfuse GmbH",), "Langfuse: Open-source LLM engineering platform")
+    # a title whose name before the colon names no organisation keeps it
+    named = _read_as("DeepEval: The LLM evaluation framework (2024)", title="DeepEval: The LLM evaluation framework",
+                     date="2024")
+    assert (named.authors, named.title) == ((), "DeepEval: The LLM evaluation framework")
+
+
 def test_the_last_family_name_read_as_the_titles_opening_is_taken_whole():
     # "M. O'Hara": the tagger read the family name as the title's first word; it is the whole word.
     text = ("D. Easley, M. M. López de Prado, M. O'Hara, Flow toxicity and liquidity in a high-frequency world, "

@@ -508,3 +508,19 @@ def test_an_issue_in_brackets_after_the_volume_is_the_issue():
                         ("journal", "Mathematical programming"), ("volume", "45(1-3)"), ("pages", "503–528"),
                         ("date", "1989")])
     assert (parsed.volume, parsed.issue) == ("45", "1-3")
+
+
+def test_a_title_opening_with_a_number_in_thousands_is_read_whole():
+    # the tagger read "SQuAD: 100" as a volume and began the title after the number's comma
+    text = ("Rajpurkar, P., Zhang, J., Lopyrev, K., Liang, P.: SQuAD: 100,000+ questions for machine comprehension "
+            "of text. In: Proceedings of EMNLP. pp. 2383–2392 (2016)")
+    parsed = read_runs(text, [("author", "Rajpurkar, P., Zhang, J., Lopyrev, K., Liang, P"), ("volume", "SQuAD: 100"),
+                              ("title", "000+ questions for machine comprehension of text"),
+                              ("booktitle", "Proceedings of EMNLP"), ("pages", "2383–2392"), ("date", "2016")])
+    assert parsed.title == "SQuAD: 100,000+ questions for machine comprehension of text"
+    assert [n.family for n in parsed.names] == ["Rajpurkar", "Zhang", "Lopyrev", "Liang"]
+    # a volume and the pages after it, a comma and a space apart, are no number in thousands
+    numbers = read_runs("A. Smith, Phys. Rev. 100, 123 (2001), Spin waves.",
+                        [("author", "A. Smith"), ("journal", "Phys. Rev."), ("volume", "100"), ("pages", "123"),
+                         ("date", "2001"), ("title", "Spin waves")])
+    assert (numbers.volume, numbers.title) == ("100", "Spin waves")
