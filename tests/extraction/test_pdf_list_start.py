@@ -90,3 +90,55 @@ def test_names_of_the_references_in_more_languages_are_headings(heading):
 @pytest.mark.parametrize("line", ["Literature review", "irodalom", "Sources of the data"])
 def test_lines_that_only_mention_the_literature_are_no_headings(line):
     assert not _is_references_heading(line)
+
+
+class _Box:
+    left = right = bottom = top = 0.0
+
+
+class _TextLayer:
+    """A page's text layer as PDFium's calls give it (its names): characters with loose boxes (left, right)."""
+
+    def __init__(self, chars: list[tuple[str, float, float]]):
+        self.chars = chars
+
+    def count_chars(self):
+        return len(self.chars)
+
+    def get_text_range(self, start, count):
+        return "".join(c for c, _, _ in self.chars[start:start + count])
+
+    def FPDFText_GetLooseCharBox(self, textpage, i, box):    
+        _, box.left, box.right = self.chars[i]
+        box.bottom, box.top = 700.0, 712.0
+
+    def FPDFText_GetUnicode(self, textpage, i):
+        return ord(self.chars[i][0])
+
+    def FPDFText_GetFontSize(self, textpage, i):
+        return 10.0
+
+    def FPDFText_GetFontWeight(self, textpage, i):
+        return 400
+
+
+def test_a_glyph_of_no_width_set_apart_is_its_words_first_letter():
+    # Some generators' PDFs give a line's first letter no width, left of its column: "R EFERENCES"
+    # and "[ 1] D. P. Kingma" were cut, the heading and the first label lost.
+    from citations.extraction.pdf.words import _page_words
+
+    chars = [("R", 300.0, 300.0)] + [(c, 312.0 + 6 * k, 318.0 + 6 * k) for k, c in enumerate("EFERENCES")]
+    layer = _TextLayer(chars)
+    words = _page_words(1, layer, layer, _Box(), 1000)
+    assert [(w.text, w.x0) for w in words] == [("REFERENCES", 312.0)]
+
+
+def test_a_numbered_list_under_a_heading_naming_the_literature_in_more_words_is_the_list():
+    # "3.1. A tanulmányozott irodalom jegyzéke" (the list of the literature studied): not one of the
+    # names a references heading has alone, yet no other section's either.
+    body = [f"Sentence {k} of the body says what the study found and why it matters." for k in range(8)]
+    placed = [(72, 740 - 14 * k, text, 10) for k, text in enumerate(body)]
+    placed.append((72, 740 - 14 * 8 - 6, "3.1. A tanulmányozott irodalom jegyzéke", 12))
+    placed += [(72, 740 - 14 * 10 - 12 * k, f"[{i}] {text}", 8) for k, (i, text) in enumerate(enumerate(LIST, 1))]
+    result = extract_references(hand_pdf(placed))
+    assert [r.raw_text for r in result.references] == LIST

@@ -19,6 +19,7 @@ _SECTION_NAMES = (
     r"references\s+and\s+notes|notes\s+and\s+references|参考文献|参\s*考\s*文\s*献|引用文献|"
     r"βιβλιογραφ[ίι]α|αναφορ[έε]ς|المراجع|مراجع|منابع"
 )
+_NAMES_THE_LITERATURE = re.compile(rf"(?<!\w)(?:{_SECTION_NAMES})(?!\w)", re.IGNORECASE)
 _NUMBERING = r"(?:(?:\d{1,2}|[IVXLC]{1,5}|[A-Z])\.?\s*)"
 _REFERENCES_HEADING = re.compile(rf"^{_NUMBERING}?(?:{_SECTION_NAMES})(?:\s+\d{{1,2}})?\s*[.:]?$", re.IGNORECASE)
 LIST_SAMPLE = 5
@@ -203,8 +204,10 @@ def _unheaded_list_start(lines: list[Line]) -> int | None:
         dated = sum(1 for k, end in zip(labelled, ends) if _YEAR.search(" ".join(ln.text for ln in lines[k:end])))
         if found >= 3 if bracketed else (found >= 5 and i > len(lines) // 2 and dated >= 0.5 * found):
             # Under another section's heading ("Further reading", "Data availability") a numbered
-            # list is that section's.
-            return None if i and _is_heading(lines[i - 1], lines[i]) else i
+            # list is that section's; a heading that names the literature in more words ("3.1. A
+            # tanulmányozott irodalom jegyzéke": the list of the literature studied) is the list's.
+            other = i and _is_heading(lines[i - 1], lines[i]) and not _NAMES_THE_LITERATURE.search(lines[i - 1].text)
+            return None if other else i
     return None
 
 

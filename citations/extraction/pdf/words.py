@@ -140,6 +140,10 @@ def _open(data: bytes | BinaryIO):
         raise PdfRefused(f"the PDF is damaged and cannot be read ({error})") from error
 
 
+# A character box narrower than this (in points) has no width.
+_NO_WIDTH = 0.01
+
+
 def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[TextWord]:
     """A page's characters grouped into words: a word ends at a space, a line break or a gap."""
     count = textpage.count_chars()
@@ -177,6 +181,13 @@ def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[Text
         # The loose box spans the font's ascent and descent: one bottom for a whole line.
         raw.FPDFText_GetLooseCharBox(textpage, i, box)
         left, right, low, high = box.left, box.right, box.bottom, box.top
+        if right - left < _NO_WIDTH and i + 1 < count and not chr(raw.FPDFText_GetUnicode(textpage, i + 1)).isspace():
+            # A glyph the font gives no width (a line's first letter, somewhere left of its column in
+            # some generators' PDFs) is set where the next one starts: it is that word's first letter.
+            raw.FPDFText_GetLooseCharBox(textpage, i + 1, box)
+            if box.right - box.left >= _NO_WIDTH:
+                left = right = box.left
+                low, high = box.bottom, box.top
         if previous is not None:
             p_left, p_right, p_low, p_high = previous
             height = max(p_high - p_low, 1.0)
