@@ -84,7 +84,7 @@ def title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> lis
     return labels[:a - 1] + [OTHER] + ["title"] * (b - a) + [OTHER] * (end - b) + labels[end:]
 
 
-@needs("title")
+@needs("title", words=("(", ")"))
 def collaboration_in_brackets(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "G. Aad et al. (ATLAS), Phys. Rev. D 101" and "M. Robotkova (STAR), SciPost": a name in brackets
     right after the authors is their collaboration, not the title."""
@@ -236,7 +236,7 @@ def author_list_tail_opening_a_title(tokens: list[Token], labels: list[str]) -> 
 _HEAD_LABELS = {"author", "volume", "note", OTHER}
 
 
-@needs("title")
+@needs("title", words=(":",))
 def name_before_a_colon_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "..., and Luke Zettlemoyer. LLM.int8(): 8-bit matrix multiplication..." and "J. Tang, GLM: General
     language model pretraining...": the name of a method, program or model before a colon opens the

@@ -112,7 +112,7 @@ def book_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
 _READ_FOR_A_BOOKS_TITLE = {"author", "place", "series", "journal", OTHER}
 
 
-@needs("place", "publisher", "author", absent=("title", "booktitle"))
+@needs("place", "publisher", "author", absent=("title", "booktitle"), words=(":",))
 def title_before_the_imprint(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Cortázar, Julio. Rayuela. Buenos Aires: Editorial Sudamericana, 1963.": with no title labelled,
     the sentence before a book's imprint (place: publisher) is its title, where the authors' sentence
@@ -218,7 +218,7 @@ def quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
-@needs("title")
+@needs("title", words=("In",))
 def book_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Robert Wilson. Equilibrium in bid-ask markets. In Arrow and the ascent of economic theory: Essays
     in honor of Kenneth J. Arrow, pages 375–414.": a title read on past its closing stop into "In" and
@@ -257,7 +257,7 @@ def proceedings_read_into_the_title(tokens: list[Token], labels: list[str]) -> l
     return labels
 
 
-@needs("title")
+@needs("title", words=("-",))
 def journal_opening_inside_a_word(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "... using the cluster-formation model J. Phys. G 40 79601" as PDF text gives it ("cluster
     -formationmodel J .Phys .G"), and "... asymptotically flat space-timeProc. R. Soc. A": a journal or
@@ -334,7 +334,7 @@ def journal_read_before_its_series(tokens: list[Token], labels: list[str]) -> li
 _TITLE_PIECES = {"title", "journal", "booktitle"}
 
 
-@needs("volume")
+@needs("volume", words=(":",))
 def volume_inside_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "String theory. Vol. 1: An introduction to the bosonic string", "Fluid Mechanics – Volume 6:
     Course of Theoretical Physics", "The Medieval French Roman d'Alexandre. Volume VI: Version of

@@ -61,7 +61,7 @@ def publisher_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[
     return labels[:i] + ["publisher"] * (j - i) + labels[j:]
 
 
-@needs("title", "place", absent=("publisher",))
+@needs("title", "place", absent=("publisher",), words=(":",))
 def publisher_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Bohr A and Mottelson B R 1975 Nuclear Structure vol II (Reading, MA: Benjamin) ch 4": a "title"
     after the place's colon, the book named before it, is the publisher up to the bracket or comma that

@@ -205,7 +205,7 @@ def part_numeral_read_as_a_volume(tokens: list[Token], labels: list[str]) -> lis
 _NAMED_AFTER_A_VOLUME = {"series", "journal", "booktitle"}
 
 
-@needs("volume")
+@needs("volume", words=("of",))
 def of_read_into_the_series(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Algebraic topology, volume 3 of Graduate Texts in Mathematics.": the "of" between a volume and
     the series it is a volume of joins the two and is neither's, though the tagger read it as the
@@ -219,7 +219,7 @@ def of_read_into_the_series(tokens: list[Token], labels: list[str]) -> list[str]
     return labels
 
 
-@needs("journal", "booktitle", "volume", absent=("series",))
+@needs("journal", "booktitle", "volume", absent=("series",), words=("of",))
 def series_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "In TACAS, volume 7214 of LNCS, pages 362–376.": what a book's volume is a volume "of" is the
     series the book appeared in, not a journal, though the tagger read it as one; the book is where
@@ -334,7 +334,7 @@ def page_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels[:k] + ["pages"] + labels[k + 1:]
 
 
-@needs("date")
+@needs("date", words=("(",))
 def number_read_as_the_date(tokens: list[Token], labels: list[str]) -> list[str]:
     """A year-like volume or issue the model read as the date, where the reference's date is
     printed after its pages: a number straight after the journal is its volume where a bracketed
@@ -361,7 +361,7 @@ def number_read_as_the_date(tokens: list[Token], labels: list[str]) -> list[str]
     return labels
 
 
-@needs("volume")
+@needs("volume", words=("(", ")"))
 def issue_read_into_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Mathematical programming, 45(1-3):503–528" and "STTT, 15(5-6):519–539": the issue in brackets
     after the volume's number is the issue, a range of issues too, though the tagger read it into the

@@ -98,11 +98,11 @@ from citations.parsing.tokens import Token
 
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     """The labels with every convention below applied (a new list where any changes), in the order
-    of _ORDER at the end of this module. A rule is called only where the labels are as it needs
-    (rule_needs.py): elsewhere it would return them as they are."""
-    present = set(labels)
-    for rule, needed, excluded in _ORDER:
-        if needed <= present and present.isdisjoint(excluded):
+    of _ORDER at the end of this module. A rule is called only where the labels and the words are as
+    it needs (rule_needs.py): elsewhere it would return the labels as they are."""
+    present, words = set(labels), {t.text for t in tokens}
+    for rule, needed, excluded, needed_words in _ORDER:
+        if needed <= present and present.isdisjoint(excluded) and needed_words <= words:
             relabelled = rule(tokens, labels)
             if relabelled is not labels:
                 labels = relabelled
@@ -295,7 +295,7 @@ def _preprint_server_read_as_a_title(tokens: list[Token], labels: list[str]) -> 
     return labels[:i] + ["note"] * (j - i) + labels[j:]
 
 
-@needs("title")
+@needs("title", words=("-",))
 def _report_number_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "High Luminosity Large Hadron Collider (HL-LHC): Preliminary Design Report, CERN-2015-005 (CERN,
     Geneva, 2015)" and "..., SLAC-PUB-5678": a laboratory's report number after the title's last comma
@@ -368,8 +368,9 @@ def _translation_closing_the_title(tokens: list[Token], labels: list[str]) -> li
     return labels[:k - 1] + [OTHER] + ["note"] * (j - k) + labels[j:]
 
 
-# Every rule in the order relabel applies it, with the labels it needs present and absent (unmarked: none).
-_ORDER = tuple((rule, getattr(rule, "present", frozenset()), getattr(rule, "absent", frozenset())) for rule in (
+# Every rule in the order relabel applies it, with the labels it needs present and absent and the words
+# it needs (unmarked: none).
+_ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in ("present", "absent", "words"))) for rule in (
     journal_cut_at_a_stop, _named_document_title, page_named_before_its_link,
     page_named_before_its_access_date, software_before_empty_pieces, software_release_title,
     # who wrote it

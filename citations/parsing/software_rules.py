@@ -79,7 +79,7 @@ _RELEASE = re.compile(r"(?<![\w/.:])[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+: (?:[A-Z][A-
 _NOT_IN_A_RELEASE = {"author", "editor", "journal", "booktitle", "date"}
 
 
-@needs("author")
+@needs("author", words=("/", ":"))
 def software_release_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Moritz Schauer and Sebastiano Grazzi. mschauer/ZigZagBoomerang.jl: v0.10.0, 2021. doi:10.5281/
     zenodo.3931118" and "EleutherAI/lm-evaluation-harness: v0.4.12": a release named as Zenodo and GitHub

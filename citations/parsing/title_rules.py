@@ -63,7 +63,7 @@ def _items(tokens: list[Token], start: int, end: int) -> list[list[str]]:
     return items
 
 
-@needs("title", "author")
+@needs("title", "author", words=("al",))
 def title_opening_after_et_al(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "A. Dosovitskiy, L. Beyer, ..., S. Gelly, et al., An image is worth 16x16 words: Transformers for
     image recognition at scale, arXiv preprint ...": after an author list closed by "et al.," the tagger
@@ -85,7 +85,7 @@ def title_opening_after_et_al(tokens: list[Token], labels: list[str]) -> list[st
     return labels[:start] + ["title"] * (i - start) + labels[i:]
 
 
-@needs("title")
+@needs("title", words=("in",))
 def title_read_on_past_in(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Multi-Parameter Analysis of Finding Minors and Subgraphs in Edge Periodic Temporal Graphs, 2022."
     and "Impermanent loss in uniswap v3, 2021.": an "in" inside the title's sentence, with no comma or

@@ -1,6 +1,7 @@
-"""The labels each label rule is marked as needing (rule_needs.py) are what it needs: where they are
-not as marked, the rule changes nothing, so relabel may leave it uncalled. Checked on the tagger's
-labels of labelled strings, each made to miss a label a rule needs, or to hold one it needs absent."""
+"""The labels and words each label rule is marked as needing (rule_needs.py) are what it needs: where
+they are not as marked, the rule changes nothing, so relabel may leave it uncalled. Checked on the
+tagger's labels of labelled strings, each made to miss a label or a word a rule needs, or to hold a
+label it needs absent."""
 import random
 
 import pytest
@@ -10,10 +11,10 @@ from citations.parsing.identifier_repair import read_identifiers
 from citations.parsing.labels import LABELS
 from citations.parsing.relabelling import _ORDER, relabel
 from citations.parsing.tagger import shipped
-from citations.parsing.tokens import tokenise
+from citations.parsing.tokens import Token, tokenise
 from tests.parsing.conftest import DATA_DIR, needs_data
 
-_STRINGS = 3000
+_STRINGS = 3000         # rules act on few strings: fewer would miss a wrong mark
 
 
 @pytest.fixture(scope="module")
@@ -25,26 +26,29 @@ def tagged():
     return [(tokens, labels) for (_, tokens, _), labels in zip(strings, shipped().labels(strings)) if tokens]
 
 
-def _unneeded(tokens, labels, rule, needed, excluded):
-    """Labels made not to be as the rule needs: each needed label replaced by another, and each
-    excluded label given to a token (at its start, middle and end)."""
+def _unneeded(tokens, labels, needed, excluded, words):
+    """Tokens and labels made not to be as a rule needs: each needed label replaced by another, each
+    excluded label given to a token (at the start, middle and end), and each needed word replaced."""
     for label in needed:
         for instead in random.Random(len(tokens)).sample([x for x in LABELS if x != label], 4):
-            yield [instead if x == label else x for x in labels]
+            yield tokens, [instead if x == label else x for x in labels]
     for label in excluded:
         for k in {0, len(labels) // 2, len(labels) - 1}:
-            yield labels[:k] + [label] + labels[k + 1:]
+            yield tokens, labels[:k] + [label] + labels[k + 1:]
+    for word in words:
+        yield [Token("¤", t.start, t.end) if t.text == word else t for t in tokens], labels
 
 
 @needs_data
-def test_a_rule_changes_nothing_where_its_labels_are_not_as_it_needs(tagged):
+def test_a_rule_changes_nothing_where_its_labels_or_words_are_not_as_it_needs(tagged):
     checked = 0
     for tokens, labels in tagged:
-        for rule, needed, excluded in _ORDER:
-            for unneeded in _unneeded(tokens, labels, rule, needed, excluded):
+        for rule, needed, excluded, words in _ORDER:
+            for changed_tokens, unneeded in _unneeded(tokens, labels, needed, excluded, words):
                 present = set(unneeded)
-                assert not (needed <= present and present.isdisjoint(excluded))
-                assert rule(tokens, list(unneeded)) == unneeded, (rule.__name__, [t.text for t in tokens], unneeded)
+                assert not (needed <= present and present.isdisjoint(excluded)
+                            and words <= {t.text for t in changed_tokens})
+                assert rule(changed_tokens, list(unneeded)) == unneeded, (rule.__name__, [t.text for t in tokens])
                 checked += 1
             labels = rule(tokens, labels)          # on to the labels the next rule sees
     assert checked > 10_000
@@ -54,6 +58,6 @@ def test_a_rule_changes_nothing_where_its_labels_are_not_as_it_needs(tagged):
 def test_relabel_reads_as_every_rule_called_in_order(tagged):
     for tokens, labels in tagged:
         every = labels
-        for rule, _, _ in _ORDER:
+        for rule, *_ in _ORDER:
             every = rule(tokens, every)
         assert relabel(tokens, labels) == every
