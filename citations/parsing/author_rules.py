@@ -109,7 +109,7 @@ def collaboration_in_brackets(tokens: list[Token], labels: list[str]) -> list[st
     return labels
 
 
-@needs("author")
+@needs("author", one_of=("(", "["))
 def collaboration_named_in_brackets(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Abbott, B.P. [LIGO Scientific and Virgo Collaborations], et al.: Observation of ...": a bracket
     straight after a name that names a collaboration is the authors', whatever the tagger read its

@@ -185,7 +185,7 @@ def _container_after_the_quotes(labels: list[str], start: int, end: int) -> list
     return labels[:start] + [after if label == "title" else label for label in labels[start:end]] + labels[end:]
 
 
-@needs("title")
+@needs("title", one_of=tuple(_OPENING_QUOTES))
 def quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "“5G evolution: A view on ... release 15,” IEEE access": a title its style prints in quotes is
     all of the quoted text, numbers and dates in it included, less the punctuation closing it."""

@@ -101,8 +101,9 @@ def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
     of _ORDER at the end of this module. A rule is called only where the labels and the words are as
     it needs (rule_needs.py): elsewhere it would return the labels as they are."""
     present, words = set(labels), {t.text for t in tokens}
-    for rule, needed, excluded, needed_words in _ORDER:
-        if needed <= present and present.isdisjoint(excluded) and needed_words <= words:
+    for rule, needed, excluded, needed_words, one_of in _ORDER:
+        if (needed <= present and present.isdisjoint(excluded) and needed_words <= words
+                and (not one_of or not one_of.isdisjoint(words))):
             relabelled = rule(tokens, labels)
             if relabelled is not labels:
                 labels = relabelled
@@ -368,9 +369,10 @@ def _translation_closing_the_title(tokens: list[Token], labels: list[str]) -> li
     return labels[:k - 1] + [OTHER] + ["note"] * (j - k) + labels[j:]
 
 
-# Every rule in the order relabel applies it, with the labels it needs present and absent and the words
-# it needs (unmarked: none).
-_ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in ("present", "absent", "words"))) for rule in (
+# Every rule in the order relabel applies it, with the labels it needs present and absent, the words it
+# needs and those it needs one of (unmarked: none).
+_NEEDS = ("present", "absent", "words", "one_of")
+_ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) for rule in (
     journal_cut_at_a_stop, _named_document_title, page_named_before_its_link,
     page_named_before_its_access_date, software_before_empty_pieces, software_release_title,
     # who wrote it

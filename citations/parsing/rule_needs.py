@@ -10,13 +10,15 @@ from collections.abc import Callable
 Rule = Callable[[list, list[str]], list[str]]
 
 
-def needs(*present: str, absent: tuple[str, ...] = (), words: tuple[str, ...] = ()) -> Callable[[Rule], Rule]:
+def needs(*present: str, absent: tuple[str, ...] = (), words: tuple[str, ...] = (),
+          one_of: tuple[str, ...] = ()) -> Callable[[Rule], Rule]:
     """Mark a rule: it changes no labels unless every label of `present` is among them, none of
-    `absent` is, and every token text of `words` is among the string's tokens, as written (the rule
-    itself is unchanged, and still works on any labels)."""
+    `absent` is, every token text of `words` is among the string's tokens, as written, and so is
+    one of `one_of` at least (the rule itself is unchanged, and still works on any labels)."""
     def mark(rule: Rule) -> Rule:
         rule.present = frozenset(present)
         rule.absent = frozenset(absent)
         rule.words = frozenset(words)
+        rule.one_of = frozenset(one_of)
         return rule
     return mark

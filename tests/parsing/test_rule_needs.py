@@ -26,9 +26,10 @@ def tagged():
     return [(tokens, labels) for (_, tokens, _), labels in zip(strings, shipped().labels(strings)) if tokens]
 
 
-def _unneeded(tokens, labels, needed, excluded, words):
+def _unneeded(tokens, labels, needed, excluded, words, one_of):
     """Tokens and labels made not to be as a rule needs: each needed label replaced by another, each
-    excluded label given to a token (at the start, middle and end), and each needed word replaced."""
+    excluded label given to a token (at the start, middle and end), each needed word replaced, and
+    all the words it needs one of."""
     for label in needed:
         for instead in random.Random(len(tokens)).sample([x for x in LABELS if x != label], 4):
             yield tokens, [instead if x == label else x for x in labels]
@@ -37,17 +38,19 @@ def _unneeded(tokens, labels, needed, excluded, words):
             yield tokens, labels[:k] + [label] + labels[k + 1:]
     for word in words:
         yield [Token("¤", t.start, t.end) if t.text == word else t for t in tokens], labels
+    if one_of:
+        yield [Token("¤", t.start, t.end) if t.text in one_of else t for t in tokens], labels
 
 
 @needs_data
 def test_a_rule_changes_nothing_where_its_labels_or_words_are_not_as_it_needs(tagged):
     checked = 0
     for tokens, labels in tagged:
-        for rule, needed, excluded, words in _ORDER:
-            for changed_tokens, unneeded in _unneeded(tokens, labels, needed, excluded, words):
-                present = set(unneeded)
-                assert not (needed <= present and present.isdisjoint(excluded)
-                            and words <= {t.text for t in changed_tokens})
+        for rule, needed, excluded, words, one_of in _ORDER:
+            for changed_tokens, unneeded in _unneeded(tokens, labels, needed, excluded, words, one_of):
+                present, texts = set(unneeded), {t.text for t in changed_tokens}
+                assert not (needed <= present and present.isdisjoint(excluded) and words <= texts
+                            and (not one_of or not one_of.isdisjoint(texts)))
                 assert rule(changed_tokens, list(unneeded)) == unneeded, (rule.__name__, [t.text for t in tokens])
                 checked += 1
             labels = rule(tokens, labels)          # on to the labels the next rule sees
