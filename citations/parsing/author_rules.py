@@ -6,9 +6,11 @@ from citations.parsing.label_runs import cut_short, first_run, initials_first, i
 from citations.parsing.labels import OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.names import GROUP, PARTICLES
+from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
 
 
+@needs("author")
 def family_name_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Z. Guo, N. Ohta, and S. Tsujikawa Realizing scale-invariant...": in a list whose names put
     the initials first, a last name of initials alone is missing its family name, and the capitalised
@@ -58,6 +60,7 @@ def _family_name_opening(tokens: list[Token], labels: list[str], label: str) -> 
 _INSIDE_A_NAME = {"'", "’", "-"}
 
 
+@needs("author", absent=("title",))
 def title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "J. Feder, Fractals, Plenum Press" and "H. Kim, Vortices and Vermas, arXiv:...": with no title
     labelled, in a list whose names put their initials first, the comma-parted piece of the authors
@@ -81,6 +84,7 @@ def title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> lis
     return labels[:a - 1] + [OTHER] + ["title"] * (b - a) + [OTHER] * (end - b) + labels[end:]
 
 
+@needs("title", words=("(", ")"))
 def collaboration_in_brackets(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "G. Aad et al. (ATLAS), Phys. Rev. D 101" and "M. Robotkova (STAR), SciPost": a name in brackets
     right after the authors is their collaboration, not the title."""
@@ -105,6 +109,7 @@ def collaboration_in_brackets(tokens: list[Token], labels: list[str]) -> list[st
     return labels
 
 
+@needs("author", one_of=("(", "["))
 def collaboration_named_in_brackets(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Abbott, B.P. [LIGO Scientific and Virgo Collaborations], et al.: Observation of ...": a bracket
     straight after a name that names a collaboration is the authors', whatever the tagger read its
@@ -125,6 +130,7 @@ def collaboration_named_in_brackets(tokens: list[Token], labels: list[str]) -> l
 _NAME_PIECE_WORDS = {".", "-", "and", "&"}
 
 
+@needs("title", "author")
 def names_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "B. Blok, Yu. Dokshitser, L. Frankfurt and M. Strikman, pQCD physics...": in a list whose names
     put the initials first, a title does not open with more such names ending at a comma, nor with
@@ -179,6 +185,7 @@ def _title_opens_the_authors_tail(tokens: list[Token], labels: list[str], i: int
     return None
 
 
+@needs("title", "author")
 def author_list_tail_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Joris Bierkens, Sebastiano Grazzi, Frank van der Meulen, and Moritz Schauer. Sticky PDMP
     samplers...": in a list of given names first, which ends at a full stop, the authors do not stop at
@@ -229,6 +236,7 @@ def author_list_tail_opening_a_title(tokens: list[Token], labels: list[str]) -> 
 _HEAD_LABELS = {"author", "volume", "note", OTHER}
 
 
+@needs("title", words=(":",))
 def name_before_a_colon_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "..., and Luke Zettlemoyer. LLM.int8(): 8-bit matrix multiplication..." and "J. Tang, GLM: General
     language model pretraining...": the name of a method, program or model before a colon opens the
@@ -283,6 +291,7 @@ def _looks_like_the_name_before(text: list[str], head: int, colon: int) -> bool:
     return _shape_of_name(text[head:colon]) == _shape_of_name(text[start:head - 1])
 
 
+@needs("author", absent=("title",))
 def package_read_as_an_author(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Moritz Schauer. Kalman.jl, [Online]. Available: https://..." and "D3.js": with no title
     labelled, a name glued to a file's extension ("Kalman.jl") is a program's, no person's, and it
@@ -305,6 +314,7 @@ def package_read_as_an_author(tokens: list[Token], labels: list[str]) -> list[st
     return labels
 
 
+@needs("author")
 def title_opening_read_into_family_first_names(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Edelman, B., ..., and Farr, B. Ain't No Mountain High Enough: ...", "Griffin, T. G., and
     Sobrinho, J. L. Metarouting. In Proceedings ..." and Vancouver's "Li J, Yen C, Liaw D. PTEN, a
@@ -376,6 +386,7 @@ def _vancouver_list_end(tokens: list[Token], a: int, e: int) -> int | None:
     return None
 
 
+@needs("author", "title")
 def family_first_names_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "..., Logsdon DL, Driver CL. 1 alpha,25-Dihydroxy-16-ene..." and "Breiman, L., ..., Olshen, R.,
     Stone, C. Classification and Regression Trees": in a list that puts each family name before its

@@ -16,6 +16,7 @@ from citations.parsing.label_runs import (
 )
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
+from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
 
 _CONTAINERS = {"journal", "booktitle", "series"}
@@ -37,6 +38,7 @@ def _abbreviated(tokens: list[Token], i: int, j: int) -> bool:
     return 2 * cut > len(words)
 
 
+@needs("booktitle", "journal", absent=("title",))
 def book_before_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "... Panangaden. Metrics for labelled Markov processes. Theoretical Computer Science, 318(3)":
     with no title labelled, a run read as a book's title before the journal, with no "In" or editors
@@ -60,6 +62,7 @@ def _states_where_it_stands(word: str) -> bool:
     return CUES.get(word) == "submitted" or word in _STATUS_WORDS
 
 
+@needs("author", "journal", absent=("title",))
 def title_read_as_a_container(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Cai, T. T. and Hall, P. (2006). Prediction in Functional Linear Regression. The Annals of
     Statistics 34" and "X. Cheng, ..., Drop Impact Dynamics: Impact Force and Stress Distributions,
@@ -91,6 +94,7 @@ def title_read_as_a_container(tokens: list[Token], labels: list[str]) -> list[st
     return labels[:i] + ["title"] * (j - i) + labels[j:]
 
 
+@needs("journal", absent=("title", "pages"))
 def book_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "P. S. de Laplace, Théorie analytique des probabilités, Vol. 7 (Courcier, 1820)": with no title
     labelled, a "journal" its publisher (or its place) follows, with no pages, is a book cited whole,
@@ -108,6 +112,7 @@ def book_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
 _READ_FOR_A_BOOKS_TITLE = {"author", "place", "series", "journal", OTHER}
 
 
+@needs("place", "publisher", "author", absent=("title", "booktitle"), words=(":",))
 def title_before_the_imprint(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Cortázar, Julio. Rayuela. Buenos Aires: Editorial Sudamericana, 1963.": with no title labelled,
     the sentence before a book's imprint (place: publisher) is its title, where the authors' sentence
@@ -129,6 +134,7 @@ def title_before_the_imprint(tokens: list[Token], labels: list[str]) -> list[str
     return labels[:start] + ["title"] * (place - 1 - start) + labels[place - 1:]
 
 
+@needs("title", absent=("journal",))
 def journal_read_as_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Chabrier, G. 2003, Publications of the Astronomical Society of the Pacific, 115, 763" and "J. D.
     Wilson and B. L. Sawford, Boundary-Layer Meteorology, 78, 191-210 (1996)": with no journal labelled,
@@ -179,6 +185,7 @@ def _container_after_the_quotes(labels: list[str], start: int, end: int) -> list
     return labels[:start] + [after if label == "title" else label for label in labels[start:end]] + labels[end:]
 
 
+@needs("title", one_of=tuple(_OPENING_QUOTES))
 def quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "“5G evolution: A view on ... release 15,” IEEE access": a title its style prints in quotes is
     all of the quoted text, numbers and dates in it included, less the punctuation closing it."""
@@ -211,6 +218,7 @@ def quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
+@needs("title", words=("In",))
 def book_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Robert Wilson. Equilibrium in bid-ask markets. In Arrow and the ascent of economic theory: Essays
     in honor of Kenneth J. Arrow, pages 375–414.": a title read on past its closing stop into "In" and
@@ -230,6 +238,7 @@ def book_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str
     return labels[:k - 1] + [OTHER, OTHER] + ["booktitle"] * (end - k - 1) + labels[end:]
 
 
+@needs("title")
 def proceedings_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "O. Kirstein et al., Neutron Position Sensitive Detectors for the ESS, Proceedings of Science
     (Vertex 2014) 029": a title read on past a comma into "Proceedings" or "Proc." names the proceedings
@@ -248,6 +257,7 @@ def proceedings_read_into_the_title(tokens: list[Token], labels: list[str]) -> l
     return labels
 
 
+@needs("title", words=("-",))
 def journal_opening_inside_a_word(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "... using the cluster-formation model J. Phys. G 40 79601" as PDF text gives it ("cluster
     -formationmodel J .Phys .G"), and "... asymptotically flat space-timeProc. R. Soc. A": a journal or
@@ -263,6 +273,7 @@ def journal_opening_inside_a_word(tokens: list[Token], labels: list[str]) -> lis
     return labels[:j] + ["title"] + labels[j + 1:]
 
 
+@needs("title", "journal")
 def journal_abbreviation_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "... cluster-formation model; a new approach Rom .Rep .Phys .65 1281 -300", as PDF text of a style
     that puts no stop between a title and its journal gives it, each abbreviation's stop set apart
@@ -284,6 +295,7 @@ def journal_abbreviation_closing_the_title(tokens: list[Token], labels: list[str
     return labels[:j - 1] + ["journal", "journal"] + labels[j + 1:]
 
 
+@needs("title", "journal", "pages")
 def number_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "... heavy nuclei near magic numbers 82 and 126 Eur. Phys. J. A 51 1-12": a number read as pages
     between the title and its journal, where the pages follow the journal's volume, is the title's."""
@@ -303,6 +315,7 @@ def number_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str
 _SERIES = re.compile(r"(?:Series|Ser)[A-Z]?")
 
 
+@needs("title", "journal")
 def journal_read_before_its_series(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "E. C. Stoner, Proceedings of the Royal Society of London. Series A - Mathematical and Physical
     Sciences 152, 672 (1935)": a "title" that opens with a journal's or proceedings' word, straight
@@ -321,6 +334,7 @@ def journal_read_before_its_series(tokens: list[Token], labels: list[str]) -> li
 _TITLE_PIECES = {"title", "journal", "booktitle"}
 
 
+@needs("volume", words=(":",))
 def volume_inside_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "String theory. Vol. 1: An introduction to the bosonic string", "Fluid Mechanics – Volume 6:
     Course of Theoretical Physics", "The Medieval French Roman d'Alexandre. Volume VI: Version of
@@ -358,6 +372,7 @@ def volume_inside_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
 _AFTER_A_JOURNAL = IDENTIFIER_LABELS | {"volume", "issue", "pages", "date"}
 
 
+@needs("title", absent=("journal", "booktitle", "series", "publisher"))
 def journal_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Simple imperative polymorphism. Lisp and Symbolic Computation 8, 4 (Dec. 1995), 343-356." and
     "Neuron breakthrough offers hope... The Times. Retrieved from http://...": with no container
@@ -387,6 +402,7 @@ def journal_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[
     return labels[:k] + [OTHER] + ["journal"] * (j - k - 1) + labels[j:]
 
 
+@needs("title", "author")
 def book_after_in(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Mamajek E. E., 2009, in Usuda T., Tamura M., Ishii M., eds, American Institute of Physics
     Conference Series Vol. 1158, Exoplanets and Disks: Their Formation and Diversity. pp 3-10": with no
@@ -422,6 +438,7 @@ def identifier_cue_closing_the_container(tokens: list[Token], labels: list[str])
     return labels
 
 
+@needs("date")
 def year_opening_the_proceedings(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "In 2014 36th Annual International Conference of the IEEE Engineering in Medicine and Biology
     Society, pages 4793–4796, 2014." and "in: 2024 IEEE Workshop on Energy Data Visualization": a year
@@ -440,6 +457,7 @@ def year_opening_the_proceedings(tokens: list[Token], labels: list[str]) -> list
     return labels
 
 
+@needs("title")
 def book_read_as_a_second_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Auray, N. (2012), Online communities and governance mechanisms, in E. Brousseau, M. Marzouki &
     C. Méadel (eds.), Governance, Regulation and Powers on the Internet. Cambridge ...": a second
@@ -457,6 +475,7 @@ def book_read_as_a_second_title(tokens: list[Token], labels: list[str]) -> list[
     return labels[:i] + ["booktitle"] * (j - i) + labels[j:]
 
 
+@needs("journal")
 def journal_cut_at_a_stop(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Phys. Rev. D 66": an abbreviation's stop inside a journal's name, read as no field's, does not
     cut the name in two (the field would keep only "Phys. Rev"). A stop after an English word ends a

@@ -181,7 +181,8 @@ class Decoder:
         texts = [t.text for _, tokens, _ in strings for t in tokens]
         features, state = self.features, self.weights.state
         places = [tuple(row) for s in strings for row in features.places(*s)]
-        scores = np.array(self._kept(self._places, places, lambda row: [row]))[:, 0]
+        # concatenated, not np.array(list): one copy of the rows, without numpy sizing up the list first
+        scores = np.concatenate(self._kept(self._places, places, lambda row: [row]))
         if total > 1:
             # what each pair of neighbours gives the later and the earlier token; a "pair" of one
             # string's last token and the next one's first gives nothing
@@ -193,8 +194,8 @@ class Decoder:
                   for a, b, described in features.pieces(s[1])]
         if pieces:
             # each token gets its piece's row; a token in no piece (a comma, a bracket) the row of zeros
-            shared = np.array([*self._kept(self._pieces, [p[2] for p in pieces], lambda f: [f]),
-                               np.zeros((1, state.shape[1]))])[:, 0]
+            shared = np.concatenate([*self._kept(self._pieces, [p[2] for p in pieces], lambda f: [f]),
+                                     np.zeros((1, state.shape[1]))])
             piece_of = np.full(total, len(pieces), dtype=np.intp)
             for k, (a, b, _) in enumerate(pieces):
                 piece_of[a:b] = k
@@ -203,7 +204,8 @@ class Decoder:
         # strings so that a window shifted across the whole batch never reaches into the next string
         padded_at = np.arange(total) + WINDOW * (1 + np.repeat(np.arange(len(lengths)), lengths))
         windows = np.zeros((total + WINDOW * (len(lengths) + 1), 2 * WINDOW + 1, state.shape[1]))
-        windows[padded_at] = self._kept(self._windows, texts, features.windowed)
+        windows[padded_at] = np.concatenate(self._kept(self._windows, texts, features.windowed)).reshape(
+            total, 2 * WINDOW + 1, state.shape[1])
         for offset in range(-WINDOW, WINDOW + 1):
             # token k sees token k + offset through that token's row WINDOW + offset
             scores += windows[padded_at + offset, WINDOW + offset]

@@ -5,6 +5,7 @@ from citations.parsing.cues import CUES
 from citations.parsing.label_runs import first_run
 from citations.parsing.labels import OTHER
 from citations.parsing.names import PARTICLES
+from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
 
 # Words that say a name edited a work, beside cues.py's "eds" group: Italian, Latin, French and German
@@ -27,6 +28,7 @@ def names_an_editor(tokens: list[Token]) -> bool:
     return False
 
 
+@needs("author", absent=("editor",))
 def editors_read_as_authors(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Bird, Jon, Barry Curtis, and Lisa Tickner, eds. Mapping the Futures: ..." and "M. C. Ferris and
     J.-S. Pang (editors). Complementarity ...": with no editor labelled, the names opening a reference
@@ -56,6 +58,7 @@ def editors_read_as_authors(tokens: list[Token], labels: list[str]) -> list[str]
 _NAME_PUNCTUATION = {",", ".", "-", "’", "'", "&"}
 
 
+@needs("editor", "title", "author")
 def authors_read_as_editors(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Yinhan Liu, Myle Ott, Naman Goyal, Jingfei Du, Mandar Joshi, Danqi Chen, ..., and Veselin
     Stoyanov. RoBERTa: ...": a list of names longer than most in the labelled sets, read as authors and
@@ -80,6 +83,7 @@ def authors_read_as_editors(tokens: list[Token], labels: list[str]) -> list[str]
     return labels[:a] + ["author"] * (stop - a) + labels[stop:]
 
 
+@needs("editor", absent=("booktitle", "journal"))
 def venue_read_as_an_editor(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "In NeurIPS, 2018." and "In: EMNLP": an acronym after "In", read as an editor, where nothing in
     the string names an editor, is the proceedings the work appeared in. A name after "In" is left alone

@@ -214,7 +214,9 @@ def _context(text: str, tokens: list[Token], identifiers: list[Identifier]) -> l
     """Per token, what depends on its place in the string."""
     n = len(tokens)
     starts = [t.start for t in tokens]
-    in_range = _marks([m.span() for m in _PAGE_RANGE.finditer(text)], starts, n, "range")
+    # a range is printed with a dash, and many strings have none to look for ranges around
+    ranges = [m.span() for m in _PAGE_RANGE.finditer(text)] if "-" in text or "–" in text or "—" in text else []
+    in_range = _marks(ranges, starts, n, "range")
     kinds = {i.span: "id=" + i.kind for i in identifiers}
     identifier_kind = _marks(list(kinds), starts, n, kinds) if kinds else [None] * n
     context = []

@@ -162,7 +162,8 @@ def build(raw: str, text: str, tokens: list[Token], labels: list[str], identifie
         del spans["booktitle"]
     container = next((_field(text, tokens, spans, c) for c in ("journal", "booktitle", "series") if c in spans), None)
     pages = _field(text, tokens, spans, "pages")
-    isbn = _ISBN.search(text)
+    # in ASCII text, where ignoring case is lowering it, no ISBN without "isbn" in lower case
+    isbn = _ISBN.search(text) if not text.isascii() or "isbn" in text.lower() else None
     return ParsedReference(
         raw=raw, title=tidy_title(title), year=year,
         authors=tuple(n.text for n in names), venue=container, identifiers=tuple(identifiers),

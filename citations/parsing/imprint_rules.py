@@ -4,9 +4,11 @@ a journal the tagger read as a publisher, and a publisher read into the proceedi
 from citations.parsing.cues import CUES
 from citations.parsing.label_runs import cut_short, first_run
 from citations.parsing.labels import OTHER
+from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
 
 
+@needs("place", absent=("publisher", "journal"))
 def publisher_read_as_the_place(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Molecular Quantum Electrodynamics (Dover, Mineola, NY, 1998)", "Mathematical Foundations of
     Quantum Mechanics (Princeton University Press, USA, 1955)" and "Handbook of Mathematical Functions,
@@ -39,6 +41,7 @@ _NUMBERS = {"volume", "issue", "pages"}
 _NAME_WORDS = 6            # a publisher's name is short ("Schloss Dagstuhl-Leibniz-Zentrum für Informatik")
 
 
+@needs("place", "journal", absent=("publisher", "volume", "issue", "pages"))
 def publisher_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "The Casimir Effect and its Applications. Clarendon, Oxford (1997)": with no publisher and none
     of a journal's numbers labelled, a "journal" of a few words and none of a journal's, straight before
@@ -58,6 +61,7 @@ def publisher_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[
     return labels[:i] + ["publisher"] * (j - i) + labels[j:]
 
 
+@needs("title", "place", absent=("publisher",), words=(":",))
 def publisher_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Bohr A and Mottelson B R 1975 Nuclear Structure vol II (Reading, MA: Benjamin) ch 4": a "title"
     after the place's colon, the book named before it, is the publisher up to the bracket or comma that
@@ -77,6 +81,7 @@ def publisher_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[st
 _PUBLISHERS_WORDS = {word for word, group in CUES.items() if group in ("press", "univ")} | {"press"}
 
 
+@needs("publisher", "title", absent=("journal", "booktitle", "series", "place"))
 def journal_read_as_a_publisher(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "P. A. Zyla et al. Review of Particle Physics. PTEP, 2020 (8): 083C01, 2020." and "... of LLMs.
     Transactions of the Association for Computational Linguistics, 2025.": with no container labelled, a
@@ -115,6 +120,7 @@ def _numbered_as_a_journal(tokens: list[Token], labels: list[str], j: int) -> bo
     return len(kinds) >= 2 or bool(kinds) and kinds[0][0] == "pages" and tokens[kinds[0][1] - 1].text == ":"
 
 
+@needs("booktitle", absent=("publisher",))
 def publisher_read_into_the_proceedings(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "In Conference on Algebra and Coalgebra in Computer Science (CALCO). Schloss Dagstuhl-Leibniz-Zentrum
     für Informatik, 2021." and "In Proceedings of the 24th USENIX Conference on Security Symposium. USENIX

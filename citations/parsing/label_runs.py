@@ -25,10 +25,10 @@ def first_run(labels: list[str], label: str) -> tuple[int, int] | None:
     if label not in labels:
         return None
     i = labels.index(label)
-    j, n = i + 1, len(labels)
-    while j < n and labels[j] == label:
-        j += 1
-    return i, j
+    for j in range(i + 1, len(labels)):       # a for loop: fewer steps a token than a while loop's
+        if labels[j] != label:
+            return i, j
+    return i, len(labels)
 
 
 def initials_first(tokens: list[Token], labels: list[str]) -> bool:

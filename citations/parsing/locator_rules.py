@@ -12,6 +12,7 @@ from citations.parsing.cues import CUES
 from citations.parsing.label_runs import PART_NUMERAL, first_run
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locators import PAGE
+from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
 
 RANGE_DASHES = {"-", "–", "—"}
@@ -53,6 +54,7 @@ def _page_read_as(labels: list[str], k: int, after_a_date: bool) -> bool:
     return labels[k] in _NUMBERS or labels[k] in ("note", "idno") or (labels[k] == "date" and after_a_date)
 
 
+@needs("pages")
 def page_count_read_into_the_pages(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Phys. Rev. D 79 (2009), no. 2, 025002, 8 pp.": the count of an article's pages after its number,
     as MathSciNet's and AMS's styles print it, is a note, not the end of its pages."""
@@ -70,6 +72,7 @@ def page_count_read_into_the_pages(tokens: list[Token], labels: list[str]) -> li
 _CHAPTER = {"chap", "chapter", "ch"}
 
 
+@needs("journal")
 def chapter_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "... (Elsevier, 2015) 2nd ed., Chap. 11.05, pp. 139–174": a chapter's number, its cue read as
     a journal's name, locates the part cited in its book; it is a note, and the book stays the
@@ -94,6 +97,7 @@ _BEFORE_AN_ACRONYM = {"date", OTHER}
 _ACRONYM_READ_AS = {OTHER, "idno", "title", "note", "pages", "volume"}
 
 
+@needs(absent=("journal", "booktitle"))
 def journal_acronym_before_its_numbers(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Ishigaki M N et al 2014 ApJL 792 L32", "Smith J 2014 MNRAS 441 1234" and "2009 A&A 500 L1":
     with no journal or book labelled, a journal's acronym (two capitals or more in a word of six letters
@@ -127,6 +131,7 @@ def journal_acronym_before_its_numbers(tokens: list[Token], labels: list[str]) -
     return labels
 
 
+@needs("volume", absent=("pages",))
 def page_read_as_a_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     """With no pages labelled, a number printed straight after a journal's volume is its page or
     article number, whatever the model called it: "Mon. Not. R. Astron. Soc. 20, 13 (1859)",
@@ -161,6 +166,7 @@ def page_read_as_a_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels[:a] + ["pages"] * (b - a) + labels[b:]
 
 
+@needs("volume", "journal")
 def series_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Int. J. Mod. Phys. D 15, 1753 (2006)": a capital letter after the journal's name, read as the
     start of the volume it is printed before, names the journal's series ("Phys. Rev. D"), as the
@@ -177,6 +183,7 @@ def series_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> 
     return labels[:before + 1] + ["journal"] * (k - before) + labels[k + 1:]
 
 
+@needs("volume", "journal")
 def part_numeral_read_as_a_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Deep-Sea Research II, 58 (17-18): 1837–1847" and "Deep-Sea Research Part II, 58(17–18)": a Roman
     numeral straight after the journal's name, the volume's number after it, is the journal's part (a
@@ -198,6 +205,7 @@ def part_numeral_read_as_a_volume(tokens: list[Token], labels: list[str]) -> lis
 _NAMED_AFTER_A_VOLUME = {"series", "journal", "booktitle"}
 
 
+@needs("volume", words=("of",))
 def of_read_into_the_series(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Algebraic topology, volume 3 of Graduate Texts in Mathematics.": the "of" between a volume and
     the series it is a volume of joins the two and is neither's, though the tagger read it as the
@@ -211,6 +219,7 @@ def of_read_into_the_series(tokens: list[Token], labels: list[str]) -> list[str]
     return labels
 
 
+@needs("journal", "booktitle", "volume", absent=("series",), words=("of",))
 def series_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "In TACAS, volume 7214 of LNCS, pages 362–376.": what a book's volume is a volume "of" is the
     series the book appeared in, not a journal, though the tagger read it as one; the book is where
@@ -224,6 +233,7 @@ def series_read_as_a_journal(tokens: list[Token], labels: list[str]) -> list[str
     return labels[:i] + ["series"] * (j - i) + labels[j:]
 
 
+@needs("volume", "booktitle", absent=("series",))
 def series_before_its_volume_and_book(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "in Astronomical Society of the Pacific Conference Series, Vol. 448, 16th Cambridge Workshop on Cool
     Stars, ..., ed. C. Johns-Krull" and "in ESA Special Publication, Vol. 235, Future Missions in Solar ...,
@@ -258,6 +268,7 @@ def series_before_its_volume_and_book(tokens: list[Token], labels: list[str]) ->
     return labels[:i] + ["series"] * (j - i) + labels[j:]
 
 
+@needs("pages")
 def page_cue_read_into_the_pages(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Proceedings of ... ISSAC '21, page 11–14, New York" and "Molecular biology and evolution, page
     mst221, 2013": the word that announces the pages is not theirs, though the tagger read it so. A
@@ -277,6 +288,7 @@ def page_cue_read_into_the_pages(tokens: list[Token], labels: list[str]) -> list
     return labels if k == i or k >= j else labels[:i] + [OTHER] * (k - i) + labels[k:]
 
 
+@needs("pages")
 def article_letters_read_as_no_fields(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Science Advances 10, eadk1189 (2024)", "Geophysical Research Letters 50, e2023GL106088" and
     "PLOS ONE 19 (2024) e0297445": the lower-case letters an article number is printed with are the
@@ -294,6 +306,7 @@ def article_letters_read_as_no_fields(tokens: list[Token], labels: list[str]) ->
     return labels[:k] + ["pages"] * (i - k) + labels[i:]
 
 
+@needs("pages", "volume")
 def page_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "JINST 3 S08002": letters printed on a page number are the page's (a supplement's or a
     letter's), not the end of the volume before it, which a space sets apart."""
@@ -308,6 +321,7 @@ def page_letter_read_as_the_volume(tokens: list[Token], labels: list[str]) -> li
     return labels
 
 
+@needs("title", "volume", absent=("pages",))
 def page_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "B. Q. Li and K. T. Chao, Phys. Rev. D 79 (2009), 094004 doi:...": with no pages labelled, a
     "title" that is one number after the journal's volume is its page or article number."""
@@ -320,6 +334,7 @@ def page_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels[:k] + ["pages"] + labels[k + 1:]
 
 
+@needs("date", words=("(",))
 def number_read_as_the_date(tokens: list[Token], labels: list[str]) -> list[str]:
     """A year-like volume or issue the model read as the date, where the reference's date is
     printed after its pages: a number straight after the journal is its volume where a bracketed
@@ -346,6 +361,7 @@ def number_read_as_the_date(tokens: list[Token], labels: list[str]) -> list[str]
     return labels
 
 
+@needs("volume", words=("(", ")"))
 def issue_read_into_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Mathematical programming, 45(1-3):503–528" and "STTT, 15(5-6):519–539": the issue in brackets
     after the volume's number is the issue, a range of issues too, though the tagger read it into the
@@ -360,6 +376,7 @@ def issue_read_into_the_volume(tokens: list[Token], labels: list[str]) -> list[s
     return labels[:i + 1] + [OTHER] + ["issue"] * (j - i - 3) + [OTHER] + labels[j:]
 
 
+@needs("issue", "journal", "pages", absent=("volume",))
 def issue_read_as_the_volume(tokens: list[Token], labels: list[str]) -> list[str]:
     """With no volume labelled, a bare number between commas after the journal, with the pages
     after it, is the volume, not the issue ("Adv. Theor. Math. Phys., 2, 253-291"): styles print an
@@ -395,6 +412,7 @@ def _date_after_the_pages(labels: list[str], k: int) -> int | None:
     return start
 
 
+@needs("journal", "volume", absent=("pages",))
 def volume_read_into_the_journal(tokens: list[Token], labels: list[str]) -> list[str]:
     """With no pages labelled, a number closing the journal's name before a comma and the
     "volume" is the volume, and that number its page ("Optica 3, 118 (2016)")."""

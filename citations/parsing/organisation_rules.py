@@ -7,6 +7,7 @@ from citations.parsing.cues import CUES
 from citations.parsing.label_runs import YEAR, first_run, holds_a_persons_initial, is_initial
 from citations.parsing.labels import OTHER
 from citations.parsing.names import GROUP
+from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
 
 _NAME_CONNECTORS = {"of", "for", "and", "on", "the", "de", "&", "/", "-"}
@@ -16,6 +17,7 @@ _NAME_CONNECTORS = {"of", "for", "and", "on", "the", "de", "&", "/", "-"}
 _GROUP_CONNECTORS = _NAME_CONNECTORS | {"in", "at"}
 
 
+@needs("title", absent=("author",))
 def organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Python Software Foundation. asyncio: Asynchronous I/O in CPython." and "The Cancer Genome Atlas
     Research Network. Comprehensive molecular characterization...": with no author labelled, a short
@@ -40,6 +42,7 @@ def organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list
     return labels[:start] + ["author"] * (stop - start) + [OTHER] + labels[stop + 1:]
 
 
+@needs("title", absent=("author",))
 def organisation_before_a_quoted_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Cloud Native Computing Foundation, “Gitops best practices ...,” CNCF, Tech. Rep.": with no
     author labelled, a few capitalised words opening the reference, read into the title, then a comma
@@ -62,6 +65,7 @@ def organisation_before_a_quoted_title(tokens: list[Token], labels: list[str]) -
     return ["author"] * len(words) + [OTHER] + labels[quote:]
 
 
+@needs("title", absent=("author",))
 def organisation_before_a_comma_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Joint Committee for Guides in Metrology, Evaluation of measurement data ..." and "Langfuse GmbH:
     Langfuse: Open-source LLM engineering platform" (Springer's styles put a colon after the authors):
@@ -87,6 +91,7 @@ def organisation_before_a_comma_opening_a_title(tokens: list[Token], labels: lis
     return labels[:i] + ["author"] * (comma - i) + [OTHER] + labels[comma + 1:]
 
 
+@needs("author", absent=("title",))
 def title_read_into_an_organisation(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "OpenAI. Introducing ChatGPT, 2022." and "xAI. Grok 4, 2025.": with no title labelled, an
     author run that opens with a name of no initials and goes on past a sentence's stop after a word
@@ -125,6 +130,7 @@ _NOT_A_SENTENCE_END = {"al", "jr", "sr", "st", "ed", "eds", "dr", "mr", "mrs", "
 _POINTERS = {"cf", "vgl", "see", "siehe", "voir", "ibid", "ibidem", "also"}
 
 
+@needs("title", absent=("author",))
 def organisation_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "OpenAI. GPT-4o system card, 2024." and "xAI. Grok 3 Beta — The Age of Reasoning Agents, 2025.":
     with no author labelled, a sentence of a few words opening the reference straight before the title,

@@ -4,7 +4,8 @@ become fields (fields.py). The rules about the authors' end are in author_rules.
 organisation's in organisation_rules.py, editors' in editor_rules.py), those about the title's
 container in container_rules.py, a title cut short in title_rules.py, those about a journal's numbers
 in locator_rules.py, a book's imprint in imprint_rules.py, those about pages and software cited by
-their names in software_rules.py; the rules about dates and a title's own edges are here."""
+their names in software_rules.py, those about the date in date_rules.py; the rules about a title's own
+edges are here."""
 import re
 
 from citations.parsing.author_rules import (
@@ -41,6 +42,12 @@ from citations.parsing.container_rules import (
     year_opening_the_proceedings,
 )
 from citations.parsing.cues import CUES
+from citations.parsing.date_rules import (
+    lettered_year_opening_a_title,
+    year_closing_the_title,
+    year_inside_a_titles_opening,
+    year_read_as_a_number,
+)
 from citations.parsing.editor_rules import authors_read_as_editors, editors_read_as_authors, venue_read_as_an_editor
 from citations.parsing.imprint_rules import (
     journal_read_as_a_publisher,
@@ -50,7 +57,7 @@ from citations.parsing.imprint_rules import (
     publisher_read_into_the_proceedings,
 )
 from citations.parsing.label_runs import PART_NUMERAL, YEAR, ends_a_sentence, first_run, sentence_start
-from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
+from citations.parsing.labels import OTHER
 from citations.parsing.locator_rules import (
     RANGE_DASHES,
     article_letters_read_as_no_fields,
@@ -78,6 +85,7 @@ from citations.parsing.organisation_rules import (
     organisation_read_as_a_note,
     title_read_into_an_organisation,
 )
+from citations.parsing.rule_needs import needs
 from citations.parsing.software_rules import (
     page_named_before_its_access_date,
     page_named_before_its_link,
@@ -94,43 +102,17 @@ from citations.parsing.tokens import Token
 
 
 def relabel(tokens: list[Token], labels: list[str]) -> list[str]:
-    """The labels with every convention below applied (a new list where any changes)."""
-    for rule in (journal_cut_at_a_stop, _named_document_title, page_named_before_its_link,
-                 page_named_before_its_access_date, software_before_empty_pieces, software_release_title,
-                 # who wrote it
-                 organisation_opening_a_title, organisation_before_a_quoted_title, organisation_read_as_a_note,
-                 organisation_before_a_comma_opening_a_title, title_read_into_an_organisation,
-                 _lettered_year_opening_a_title, _year_inside_a_titles_opening, collaboration_in_brackets,
-                 collaboration_named_in_brackets, family_name_opening_a_title, names_opening_a_title,
-                 author_list_tail_opening_a_title, title_read_as_the_last_author, package_read_as_an_author,
-                 title_opening_read_into_family_first_names, family_first_names_opening_a_title,
-                 editors_read_as_authors, authors_read_as_editors,
-                 # the title and where it appeared
-                 _title_read_as_a_note, book_before_a_journal, title_read_as_a_container, book_read_as_a_journal,
-                 journal_read_as_the_title,
-                 title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
-                 list_closing_the_title, title_opening_after_et_al, title_read_on_past_in, number_opening_the_title,
-                 book_read_into_the_title, journal_read_into_the_title, proceedings_read_into_the_title,
-                 journal_opening_inside_a_word, identifier_cue_closing_the_container,
-                 journal_abbreviation_closing_the_title, number_closing_the_title,
-                 journal_read_before_its_series, volume_inside_a_title, _translation_closing_the_title,
-                 _edition_closing_the_title, _revision_closing_the_title, _report_number_closing_the_title,
-                 _preprint_server_read_as_a_title, _title_before_its_editors, venue_read_as_an_editor, book_after_in,
-                 book_read_as_a_second_title, year_opening_the_proceedings,
-                 # dates and numbers
-                 _year_closing_the_title, _year_read_as_a_number, journal_acronym_before_its_numbers,
-                 number_read_as_the_date,
-                 issue_read_as_the_volume, issue_read_into_the_volume, volume_read_into_the_journal,
-                 series_letter_read_as_the_volume,
-                 part_numeral_read_as_a_volume,
-                 of_read_into_the_series, series_read_as_a_journal, series_before_its_volume_and_book,
-                 page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
-                 page_count_read_into_the_pages, page_cue_read_into_the_pages, article_letters_read_as_no_fields,
-                 chapter_read_as_a_journal,
-                 # the imprint
-                 publisher_read_as_the_place, publisher_read_as_a_journal, publisher_read_as_a_title,
-                 journal_read_as_a_publisher, publisher_read_into_the_proceedings):
-        labels = rule(tokens, labels)
+    """The labels with every convention below applied (a new list where any changes), in the order
+    of _ORDER at the end of this module. A rule is called only where the labels and the words are as
+    it needs (rule_needs.py): elsewhere it would return the labels as they are."""
+    present, words = set(labels), {t.text for t in tokens}
+    for rule, needed, excluded, needed_words, one_of in _ORDER:
+        if (needed <= present and present.isdisjoint(excluded) and needed_words <= words
+                and (not one_of or not one_of.isdisjoint(words))):
+            relabelled = rule(tokens, labels)
+            if relabelled is not labels:
+                labels = relabelled
+                present = set(labels)
     return labels
 
 
@@ -142,6 +124,7 @@ _NAMED_DOCUMENTS = {("technical", "report"), ("model", "card"), ("system", "card
                     ("user", "guide")}
 
 
+@needs(absent=("title",))
 def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """With no title labelled, a sentence ending in "<name> technical report" (or model card...)
     is the title; a short sentence before it with no author labelled is its author (an organisation).
@@ -165,28 +148,6 @@ def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
-def _year_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "The evolution of the Atlantic Meridional Overturning Circulation since 1980. Nature Reviews
-    Earth & Environment 5, 59–75 (2024).": a year straight after the title's last word, a word in lower
-    case the year goes on from ("since", "during", "in"), and before the title's stop, is the title's
-    own where the reference is dated elsewhere; so is a range of years ("... at 34.5°S during
-    2009-2017. Geophysical Research Letters, 45: 4180–4188, 2018."), read as the date or as pages."""
-    found = first_run(labels, "title")
-    if found is None:
-        return labels
-    j, n = found[1], len(tokens)
-    end = j + 1
-    if (end + 1 < n and tokens[end].text in ("-", "–") and YEAR.fullmatch(tokens[end + 1].text)
-            and labels[end] == labels[end + 1] == labels[j]):
-        end += 2
-    if (end + 1 >= n or labels[j] not in ("date", "pages") or (labels[j] == "pages" and end == j + 1)
-            or not YEAR.fullmatch(tokens[j].text) or tokens[end].text != "."
-            or not tokens[j - 1].text.isalpha() or not tokens[j - 1].text.islower()
-            or "date" not in labels[end:] + labels[:found[0]]):
-        return labels
-    return labels[:j] + ["title"] * (end - j) + labels[end:]
-
-
 # Cue groups (cues.py) of words that open no title: what follows the title, or says where it is.
 _AFTER_THE_TITLE = {"in", "access", "arxiv", "web", "doi", "isbn", "thesis", "report", "submitted", "eds", "pp", "vol",
                     "no", "month", "edition"}
@@ -195,6 +156,7 @@ _AFTER_THE_TITLE = {"in", "access", "arxiv", "web", "doi", "isbn", "thesis", "re
 _UNNAMED = {"personal", "private", "unpublished", "manuscript", "lecture", "talk", "poster", "letter"}
 
 
+@needs("date", absent=("title",))
 def _title_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Steven Bird, ..., and Edward Loper. 2009. Natural Language Processing with Python (1st ed.).
     O'Reilly Media" and "Pires, T. P.; ...; and Setiawan, H. 2023. One Wide Feedforward Is All You Need.
@@ -228,95 +190,7 @@ def _title_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels[:s] + ["title"] * (k - s) + [OTHER] * (k < n) + labels[k + 1:]
 
 
-_OPEN_ENDS = {"now", "present", "today"}
-
-
-def _year_read_as_a_number(tokens: list[Token], labels: list[str]) -> list[str]:
-    """With no date labelled, a year the model read as pages or volume is the date where it can
-    only be one: before ";volume" (Vancouver's "2013;14(12):827") or alone as the reference's last
-    number ("Systems, 34, 2021.", "155007, 2021. doi:..."), with a numeric month before it after
-    the pages ("99–127, 08 2019"), or as the start of a span of years where no journal is named
-    ("http://basilisk.fr, 2013–now")."""
-    if "date" in labels:
-        return labels
-    n = len(tokens)
-    k = next((k for k in range(n - 1, -1, -1)
-              if labels[k] in ("pages", "volume") and YEAR.fullmatch(tokens[k].text)), None)
-    if k is None:
-        return labels
-    label = labels[k]
-    first, last_of_run = k, k + 1
-    month = (k > 2 and label == "pages" and labels[k - 1] == label and _month_number(tokens[k - 1].text)
-             and tokens[k - 2].text == "," and label in labels[:k - 2])
-    if month:
-        first = k - 1
-    elif not any(x in labels for x in ("journal", "booktitle", "series")):
-        if (k + 2 < n and tokens[k + 1].text in RANGE_DASHES and labels[k + 2] == label
-                and tokens[k + 2].text.lower() in _OPEN_ENDS):
-            last_of_run = k + 3
-        elif (k > 1 and tokens[k - 1].text in RANGE_DASHES and labels[k - 2] == labels[k - 1] == label
-              and YEAR.fullmatch(tokens[k - 2].text) and tokens[k - 2].text <= tokens[k].text):
-            first = k - 2
-    vancouver = k + 2 < n and tokens[k + 1].text == ";" and tokens[k + 2].text.isdigit()
-    alone = (first == 0 or month or labels[first - 1] != label) and (last_of_run == n or labels[last_of_run] != label)
-    last = not any(tokens[j].text[0].isdigit() and labels[j] not in IDENTIFIER_LABELS for j in range(last_of_run, n))
-    if not (vancouver or (alone and last)):
-        return labels
-    labels = labels[:first] + ["date"] * (last_of_run - first) + labels[last_of_run:]
-    if month:
-        labels[first - 1] = OTHER       # the comma after the pages, read on into them
-    if vancouver:
-        labels[k + 1] = OTHER
-    return labels
-
-
-def _month_number(text: str) -> bool:
-    return text.isdigit() and len(text) <= 2 and 1 <= int(text) <= 12
-
-
-def _lettered_year_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
-    """ "Ahmed S M S et al 2013a Alpha-cluster preformation...": a year with the letter an author-year
-    style adds to tell one author's works of a year apart is the date, never the title's first words."""
-    k = labels.index("title") if "title" in labels else None
-    if (k is None or k + 1 >= len(tokens) or not YEAR.fullmatch(tokens[k].text)
-            or not (len(tokens[k + 1].text) == 1 and tokens[k + 1].text.islower())
-            or tokens[k + 1].start != tokens[k].end):
-        return labels
-    return labels[:k] + ["date", "date"] + labels[k + 2:]
-
-
-
-
-_TITLE_OPENINGS = {"the", "a", "an", "on", "in", "of", "from", "to", "towards", "toward", "for", "and", "at"}
-
-
-def _year_inside_a_titles_opening(tokens: list[Token], labels: list[str]) -> list[str]:
-    """With no date labelled, a year among a title's first words after nothing but names ("Roughton F
-    (1957) Relative importance...", "Fukuda & Yata 1991 A new species...", "1871 Monographie de...")
-    is the reference's date, and the names before it are its authors: a title does not open with
-    who wrote it and when."""
-    found = first_run(labels, "title") if "date" not in labels else None
-    if found is None:
-        return labels
-    i, j = found
-    text = [t.text for t in tokens]
-    k = next((k for k in range(i, min(i + 8, j - 3)) if YEAR.fullmatch(text[k])), None)
-    if k is None:
-        return labels
-    before = text[i:k]
-    if any(w[:1].islower() or w.lower() in _TITLE_OPENINGS or w[:1].isdigit() for w in before):
-        return labels
-    after = k + 1 + (text[k + 1] in (")", ".", ":"))
-    if not text[after][:1].isupper():
-        return labels
-    opened = k > i and text[k - 1] == "("
-    labels = list(labels)
-    labels[i:k - opened] = ["author"] * (k - opened - i)
-    labels[k - opened:after] = [OTHER] * (after - k + opened)
-    labels[k] = "date"
-    return labels
-
-
+@needs("title")
 def _title_edges(tokens: list[Token], labels: list[str]) -> list[str]:
     """Words at a title's edges that its style prints as part of it, where the tagger left them out:
     a part's numeral ("Fourier integral operators. II. Acta Math."), a span of years closing a
@@ -362,6 +236,7 @@ _EDITION_WORDS = {"ed", "edn", "edition", "éd", "édition", "aufl", "vyd", "izd
 _ORDINAL_ENDINGS = {"st", "nd", "rd", "th", "a", "e", "er", "o"}
 
 
+@needs("title")
 def _edition_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Como elaborar projetos de pesquisa (5. Ed.)", "L'écriture et la différence (1 éd.)",
     "Ekonómia v novej ekonomike. 2. vyd." and "The Iliad, Books XXIII–XXIV. 4th.": an edition printed
@@ -394,6 +269,7 @@ def _edition_closing_the_title(tokens: list[Token], labels: list[str]) -> list[s
     return labels
 
 
+@needs(absent=("title", "author"))
 def _title_before_its_editors(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Topical Issue on Nuclear Symmetry Energy, edited by Li B. A. et al., Eur. Phys. J. A 50 (2014)":
     with no author and no title labelled, the piece a reference opens with, read as a note, straight
@@ -412,6 +288,7 @@ def _title_before_its_editors(tokens: list[Token], labels: list[str]) -> list[st
 _PREPRINT_SERVERS = {"arxiveprints", "eprints", "arxivpreprint", "arxiv", "arxivpreprints"}
 
 
+@needs("title")
 def _preprint_server_read_as_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Arzoumanian, Z., et al. 2015, ArXiv e-prints, arXiv:1505.07540": "arXiv e-prints" (however PDF
     text spaces it) says where the work was posted, as a note, not what it is called."""
@@ -424,6 +301,7 @@ def _preprint_server_read_as_a_title(tokens: list[Token], labels: list[str]) -> 
     return labels[:i] + ["note"] * (j - i) + labels[j:]
 
 
+@needs("title", words=("-",))
 def _report_number_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "High Luminosity Large Hadron Collider (HL-LHC): Preliminary Design Report, CERN-2015-005 (CERN,
     Geneva, 2015)" and "..., SLAC-PUB-5678": a laboratory's report number after the title's last comma
@@ -447,6 +325,7 @@ def _report_number_closing_the_title(tokens: list[Token], labels: list[str]) -> 
 _REVISION_CODE = re.compile(r"[A-Za-z]?[0-9]+[A-Za-z]?|[A-Z]")
 
 
+@needs("title")
 def _revision_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Fluke Corporation, 752A Reference Divider Instruction Manual, Revision 1, 1984." and "3458A
     Multimeter User's Guide, Revision: B.01": a manual's revision printed after its title's comma or
@@ -477,6 +356,7 @@ _TRANSLATION_CUES = {"translated": {"by"}, "trans": {"."}, "transl": {"."}, "tr"
                      "edited": {"by"}, "reprint": {",", "."}, "revised": {"and", "by"}}
 
 
+@needs("title")
 def _translation_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "The Trial. Translated by Willa and Edwin Muir; revised by E. M. Butler. New York: Schocken" and
     "Semiotics and the Philosophy of Language. Reprint, illustrated.": who translated, edited or
@@ -492,3 +372,44 @@ def _translation_closing_the_title(tokens: list[Token], labels: list[str]) -> li
     if k is None:
         return labels
     return labels[:k - 1] + [OTHER] + ["note"] * (j - k) + labels[j:]
+
+
+# Every rule in the order relabel applies it, with the labels it needs present and absent, the words it
+# needs and those it needs one of (unmarked: none).
+_NEEDS = ("present", "absent", "words", "one_of")
+_ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) for rule in (
+    journal_cut_at_a_stop, _named_document_title, page_named_before_its_link,
+    page_named_before_its_access_date, software_before_empty_pieces, software_release_title,
+    # who wrote it
+    organisation_opening_a_title, organisation_before_a_quoted_title, organisation_read_as_a_note,
+    organisation_before_a_comma_opening_a_title, title_read_into_an_organisation,
+    lettered_year_opening_a_title, year_inside_a_titles_opening, collaboration_in_brackets,
+    collaboration_named_in_brackets, family_name_opening_a_title, names_opening_a_title,
+    author_list_tail_opening_a_title, title_read_as_the_last_author, package_read_as_an_author,
+    title_opening_read_into_family_first_names, family_first_names_opening_a_title,
+    editors_read_as_authors, authors_read_as_editors,
+    # the title and where it appeared
+    _title_read_as_a_note, book_before_a_journal, title_read_as_a_container, book_read_as_a_journal,
+    journal_read_as_the_title,
+    title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
+    list_closing_the_title, title_opening_after_et_al, title_read_on_past_in, number_opening_the_title,
+    book_read_into_the_title, journal_read_into_the_title, proceedings_read_into_the_title,
+    journal_opening_inside_a_word, identifier_cue_closing_the_container,
+    journal_abbreviation_closing_the_title, number_closing_the_title,
+    journal_read_before_its_series, volume_inside_a_title, _translation_closing_the_title,
+    _edition_closing_the_title, _revision_closing_the_title, _report_number_closing_the_title,
+    _preprint_server_read_as_a_title, _title_before_its_editors, venue_read_as_an_editor, book_after_in,
+    book_read_as_a_second_title, year_opening_the_proceedings,
+    # dates and numbers
+    year_closing_the_title, year_read_as_a_number, journal_acronym_before_its_numbers,
+    number_read_as_the_date,
+    issue_read_as_the_volume, issue_read_into_the_volume, volume_read_into_the_journal,
+    series_letter_read_as_the_volume,
+    part_numeral_read_as_a_volume,
+    of_read_into_the_series, series_read_as_a_journal, series_before_its_volume_and_book,
+    page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
+    page_count_read_into_the_pages, page_cue_read_into_the_pages, article_letters_read_as_no_fields,
+    chapter_read_as_a_journal,
+    # the imprint
+    publisher_read_as_the_place, publisher_read_as_a_journal, publisher_read_as_a_title,
+    journal_read_as_a_publisher, publisher_read_into_the_proceedings))

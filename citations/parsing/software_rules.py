@@ -6,9 +6,11 @@ import re
 
 from citations.parsing.label_runs import holds_a_persons_initial, is_initial, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
+from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
 
 
+@needs("url", absent=("title",))
 def page_named_before_its_link(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Graphviz. https://www.graphviz.org/." and "Racket Binary Heaps. http://docs.racket-lang.org/...
     [Accessed October 9, 2013].": with no title labelled, the sentence a reference opens with,
@@ -27,6 +29,7 @@ def page_named_before_its_link(tokens: list[Token], labels: list[str]) -> list[s
     return ["title"] * stop + labels[stop:]
 
 
+@needs(absent=("title",))
 def page_named_before_its_access_date(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "EGL Overview, accessed: 2022-09-11 (2022)." and "O. Cornut, Dear ImGui, accessed: 2022-09-11":
     with no title labelled, the comma-parted piece straight before the date a page was accessed names
@@ -51,6 +54,7 @@ def page_named_before_its_access_date(tokens: list[Token], labels: list[str]) ->
     return labels[:start] + ["title"] * (stop - start) + labels[stop:]
 
 
+@needs("date", "author", absent=("title",))
 def software_before_empty_pieces(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Foreman-Mackey, D., & Morton, T. 2016, dfm/transit: v0.3.0, , , doi:10.5281/zenodo.159478":
     with no title labelled, the piece after the authors' date that the journal's and volume's empty
@@ -75,6 +79,7 @@ _RELEASE = re.compile(r"(?<![\w/.:])[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+: (?:[A-Z][A-
 _NOT_IN_A_RELEASE = {"author", "editor", "journal", "booktitle", "date"}
 
 
+@needs("author", words=("/", ":"))
 def software_release_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Moritz Schauer and Sebastiano Grazzi. mschauer/ZigZagBoomerang.jl: v0.10.0, 2021. doi:10.5281/
     zenodo.3931118" and "EleutherAI/lm-evaluation-harness: v0.4.12": a release named as Zenodo and GitHub

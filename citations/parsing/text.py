@@ -15,7 +15,6 @@ _HYPHEN_PREFIXES = frozenset(
 _BROKEN_HYPHEN = re.compile(r"\b(\w+)- +([a-z]\w*)")
 _LIGATURES = {"ﬁ": "fi", "ﬂ": "fl", "ﬀ": "ff", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 _LIGATURE_PATTERN = re.compile("|".join(_LIGATURES))
-_SPACES = re.compile(r"\s+")
 
 STOPWORDS = frozenset(
     "a an the of for and in on to with via by from at is are as its into using toward towards or vs versus "
@@ -26,10 +25,14 @@ STOPWORDS = frozenset(
 def clean_reference_text(text: str) -> str:
     """One line of reference text with PDF artefacts undone: ligatures, spacing, broken hyphenation."""
     text = unicodedata.normalize("NFKC", text)
-    text = _LIGATURE_PATTERN.sub(lambda m: _LIGATURES[m.group(0)], text)
-    text = text.replace("\u00ad", "")                 # soft hyphens
-    text = _SPACES.sub(" ", text).strip()
-    return _BROKEN_HYPHEN.sub(_join_broken_word, text)
+    if not text.isascii():                            # ligatures and soft hyphens are not ASCII
+        text = _LIGATURE_PATTERN.sub(lambda m: _LIGATURES[m.group(0)], text)
+        text = text.replace("\u00ad", "")             # soft hyphens
+    # each run of spaces one space, none at the ends: split and strip part at the characters a regex's \s
+    # matches, without a regex substitution at every space
+    text = " ".join(text.split())
+    # a broken word's hyphen has a space after it, and most strings have none
+    return _BROKEN_HYPHEN.sub(_join_broken_word, text) if "- " in text else text
 
 
 def _join_broken_word(match: re.Match) -> str:

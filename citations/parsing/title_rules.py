@@ -4,6 +4,7 @@ title and the title's opening words after "et al.,"; at an "in" inside the title
 from citations.parsing.cues import CUES
 from citations.parsing.label_runs import ends_a_sentence, first_run
 from citations.parsing.labels import OTHER
+from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
 
 # What a list inside a title may have been read as; a date, a journal's numbers or an identifier in it
@@ -12,6 +13,7 @@ _READ_AS = {OTHER, "note", "journal", "booktitle"}
 _LIST_ITEM_WORDS = 5
 
 
+@needs("title")
 def list_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Gated Attention for Large Language Models: Non-Linearity, Sparsity, and Attention-Sink-Free.
     arXiv preprint ..." and "...: Testing the Impact of Galaxy Mass, Star Formation Indicator, and
@@ -61,6 +63,7 @@ def _items(tokens: list[Token], start: int, end: int) -> list[list[str]]:
     return items
 
 
+@needs("title", "author", words=("al",))
 def title_opening_after_et_al(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "A. Dosovitskiy, L. Beyer, ..., S. Gelly, et al., An image is worth 16x16 words: Transformers for
     image recognition at scale, arXiv preprint ...": after an author list closed by "et al.," the tagger
@@ -82,6 +85,7 @@ def title_opening_after_et_al(tokens: list[Token], labels: list[str]) -> list[st
     return labels[:start] + ["title"] * (i - start) + labels[i:]
 
 
+@needs("title", words=("in",))
 def title_read_on_past_in(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Multi-Parameter Analysis of Finding Minors and Subgraphs in Edge Periodic Temporal Graphs, 2022."
     and "Impermanent loss in uniswap v3, 2021.": an "in" inside the title's sentence, with no comma or
@@ -106,6 +110,7 @@ def title_read_on_past_in(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels[:j] + ["title"] * (end - j) + labels[end:]
 
 
+@needs("title", words=(",",))
 def number_opening_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "SQuAD: 100,000+ questions for machine comprehension of text" and "Cosqa: 20,000+ web queries
     ...": a title that the tagger began inside a number written with a thousands' comma ("100,000",

@@ -3,9 +3,14 @@ other non-space character on its own. Punctuation separates fields, so the model
 letters and digits are split because PDF text glues fields together ("B262", "Tisserand P2015"),
 while whether a token is glued to the one before is a feature of its own."""
 import re
+from itertools import accumulate, repeat
+from operator import sub
 from typing import NamedTuple
 
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_")
+# A token with the spaces before it. Every character is a token's or a space (\s), so these pieces
+# follow one another through the text, and their lengths summed give each token's end.
+_SPACED_TOKEN = re.compile(r"\s*(?:" + _TOKEN.pattern + ")")
 
 
 class Token(NamedTuple):
@@ -18,10 +23,8 @@ class Token(NamedTuple):
 
 def tokenise(text: str) -> list[Token]:
     """The tokens of a text, in order, each with its [start, end) offsets."""
-    tokens: list[Token] = []
-    append, find, new, position = tokens.append, text.index, tuple.__new__, 0
-    for word in _TOKEN.findall(text):
-        start = find(word, position)
-        position = start + len(word)
-        append(new(Token, (word, start, position)))
-    return tokens
+    spaced = _SPACED_TOKEN.findall(text)
+    words = list(map(str.lstrip, spaced))         # str.lstrip strips what \s matches, and no token starts so
+    ends = list(accumulate(map(len, spaced)))
+    # built in C, not a Python step a token: tuple.__new__(Token, (text, start, end)) is Token(text, start, end)
+    return list(map(tuple.__new__, repeat(Token), zip(words, map(sub, ends, map(len, words)), ends)))
