@@ -267,7 +267,7 @@ def _unheaded_author_year_start(lines: list[Line]) -> int | None:
         return at_edge(line) and bool(_SURNAME_FIRST.match(line.text.strip()))
 
     def goes_on(line: Line) -> bool:
-        return at_edge(line) and bool(_SURNAME_FIRST.match(line.text.strip()) or _NAME_FIRST.match(line.text.strip()))
+        return at_edge(line) and bool(_NAME_FIRST.match(line.text.strip()))      # "Surname, A." too
 
     def hangs(line: Line, first: Line) -> bool:
         return 0.5 * first.size < line.x0 - line.left < 4 * first.size and abs(line.size - first.size) < 0.15 * first.size
