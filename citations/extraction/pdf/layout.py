@@ -157,13 +157,18 @@ def _common_breaks(columns: list[list[Line]]) -> list[float]:
     is empty across the page: a body balanced over the two columns above a list set smaller
     (revtex's bibliography after the text's last page), whose columns the text above does not run
     into. Two floats side by side leave such a gap too, but the same type above and below it."""
-    gaps = [_breaks(column) for column in columns]
-    heights = []
-    for top, bottom, change in gaps[0]:
-        for other_top, other_bottom, other_change in gaps[1]:
-            common = min(top, other_top) - max(bottom, other_bottom)
-            if common > 0.5 * min(top - bottom, other_top - other_bottom) and change * other_change > 0:
-                heights.append((min(top, other_top) + max(bottom, other_bottom)) / 2)
+    left, right = (_breaks(column) for column in columns)
+    heights, i, j = [], 0, 0
+    # Each column's gaps come top first and do not overlap: one walk down both pairs them.
+    while i < len(left) and j < len(right):
+        (top, bottom, change), (other_top, other_bottom, other_change) = left[i], right[j]
+        common = min(top, other_top) - max(bottom, other_bottom)
+        if common > 0.5 * min(top - bottom, other_top - other_bottom) and change * other_change > 0:
+            heights.append((min(top, other_top) + max(bottom, other_bottom)) / 2)
+        if bottom > other_bottom:
+            i += 1
+        else:
+            j += 1
     return heights
 
 
