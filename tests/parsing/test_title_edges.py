@@ -519,8 +519,8 @@ def test_a_title_opening_with_a_number_in_thousands_is_read_whole():
                               ("booktitle", "Proceedings of EMNLP"), ("pages", "2383–2392"), ("date", "2016")])
     assert parsed.title == "SQuAD: 100,000+ questions for machine comprehension of text"
     assert [n.family for n in parsed.names] == ["Rajpurkar", "Zhang", "Lopyrev", "Liang"]
-    # a volume and the pages after it, a comma and a space apart, are no number in thousands
-    numbers = read_runs("A. Smith, Phys. Rev. 100, 123 (2001), Spin waves.",
-                        [("author", "A. Smith"), ("journal", "Phys. Rev."), ("volume", "100"), ("pages", "123"),
-                         ("date", "2001"), ("title", "Spin waves")])
-    assert (numbers.volume, numbers.title) == ("100", "Spin waves")
+    # a volume, then a title opening with a number, a comma and a space apart, are no number in thousands
+    numbers = read_runs("A. Smith, Phys. Rev. 100, 123 years of quantum theory (2001).",
+                        [("author", "A. Smith"), ("journal", "Phys. Rev."), ("volume", "100"),
+                         ("title", "123 years of quantum theory"), ("date", "2001")])
+    assert (numbers.volume, numbers.title) == ("100", "123 years of quantum theory")
