@@ -1,6 +1,7 @@
 """Label rules about the reference's date (see relabelling.py for their order): a year closing the
 title is the title's own, a year read as pages or a volume is the date, and so is a year with an
 author-year style's letter or one among a title's first words after names."""
+from citations.parsing.cues import CUES
 from citations.parsing.label_runs import YEAR, first_run
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.locator_rules import RANGE_DASHES
@@ -29,6 +30,27 @@ def year_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
             or "date" not in labels[end:] + labels[:found[0]]):
         return labels
     return labels[:j] + ["title"] * (end - j) + labels[end:]
+
+
+
+@needs("title", "date", words=(",",))
+def months_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Pattern of early human-to-human transmission of Wuhan 2019 novel coronavirus (2019-nCoV), December
+    2019 to January 2020. Eurosurveillance. 2020;25(4).": the months a title names after its last comma,
+    up to its sentence's end, are the title's own where the reference is dated again after them; the
+    tagger read them as the date."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    comma, n = found[1], len(tokens)
+    date = first_run(labels, "date")
+    if comma + 1 >= n or tokens[comma].text != "," or date is None or date[0] != comma + 1:
+        return labels
+    end = date[1]
+    if end >= n or tokens[end].text != "." or "date" not in labels[end:] \
+            or not any(CUES.get(t.text.lower()) == "month" for t in tokens[comma + 1:end]):
+        return labels
+    return labels[:comma] + ["title"] * (end - comma) + labels[end:]
 
 
 _OPEN_ENDS = {"now", "present", "today"}

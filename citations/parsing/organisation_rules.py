@@ -23,7 +23,8 @@ def organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list
     Research Network. Comprehensive molecular characterization...": with no author labelled, a short
     sentence of capitalised words opening the reference, read as the title with more title after it,
     is the organisation that wrote it (styles print the authors first, a title never opens with a
-    sentence of its own before more title)."""
+    sentence of its own before more title). Its words are capitalised but for connectors and the word
+    that says it is an organisation ("Federal office of Public Health.", "Qdrant contributors.")."""
     if "author" in labels or "title" not in labels:
         return labels
     start = labels.index("title")
@@ -37,7 +38,8 @@ def organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list
         return labels
     words = text[start:stop]
     if any(labels[k] not in ("title", OTHER) for k in range(start, stop)) or not all(
-            (w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS) and not YEAR.fullmatch(w) for w in words):
+            (w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS or GROUP.fullmatch(w))
+            and not YEAR.fullmatch(w) for w in words):
         return labels              # "Programa Sectorial de Salud 2007-2012. Secretaría de Salud.": a dated title
     return labels[:start] + ["author"] * (stop - start) + [OTHER] + labels[stop + 1:]
 

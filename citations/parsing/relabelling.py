@@ -44,6 +44,7 @@ from citations.parsing.container_rules import (
 from citations.parsing.cues import CUES
 from citations.parsing.date_rules import (
     lettered_year_opening_a_title,
+    months_closing_the_title,
     year_closing_the_title,
     year_inside_a_titles_opening,
     year_read_as_a_number,
@@ -93,6 +94,7 @@ from citations.parsing.software_rules import (
     software_release_title,
 )
 from citations.parsing.title_rules import (
+    date_after_a_semicolon_closing_the_title,
     list_closing_the_title,
     number_opening_the_title,
     title_opening_after_et_al,
@@ -393,6 +395,7 @@ _ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) fo
     journal_read_as_the_title,
     title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
     list_closing_the_title, title_opening_after_et_al, title_read_on_past_in, number_opening_the_title,
+    date_after_a_semicolon_closing_the_title,
     book_read_into_the_title, journal_read_into_the_title, proceedings_read_into_the_title,
     journal_opening_inside_a_word, identifier_cue_closing_the_container,
     journal_abbreviation_closing_the_title, number_closing_the_title,
@@ -401,7 +404,7 @@ _ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) fo
     _preprint_server_read_as_a_title, _title_before_its_editors, venue_read_as_an_editor, book_after_in,
     book_read_as_a_second_title, year_opening_the_proceedings,
     # dates and numbers
-    year_closing_the_title, year_read_as_a_number, journal_acronym_before_its_numbers,
+    year_closing_the_title, months_closing_the_title, year_read_as_a_number, journal_acronym_before_its_numbers,
     number_read_as_the_date,
     issue_read_as_the_volume, issue_read_into_the_volume, volume_read_into_the_journal,
     series_letter_read_as_the_volume,

@@ -1,6 +1,8 @@
 """Label rules for a title's extent where the tagger cut it short: at a comma, a list that closes the
 title and the title's opening words after "et al.,"; at an "in" inside the title's sentence. `relabel`
 (relabelling.py) applies them, in its order."""
+import re
+
 from citations.parsing.cues import CUES
 from citations.parsing.label_runs import ends_a_sentence, first_run
 from citations.parsing.labels import OTHER
@@ -11,6 +13,7 @@ from citations.parsing.tokens import Token
 # say it is no part of the title.
 _READ_AS = {OTHER, "note", "journal", "booktitle"}
 _LIST_ITEM_WORDS = 5
+_YEAR = re.compile(r"(1[5-9][0-9][0-9]|20[0-9][0-9])")
 
 
 @needs("title")
@@ -135,3 +138,21 @@ def number_opening_the_title(tokens: list[Token], labels: list[str]) -> list[str
 
 # What the words before such a number were read as: a volume, a title's name read apart, or nothing.
 _BEFORE_A_NUMBER = {"volume", "issue", "pages", OTHER, "note"}
+
+
+@needs("title", absent=("date",), words=(";",))
+def date_after_a_semicolon_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "nCov2019: An R package with real-time data and historical data and Shiny app; 2020. Accessed:
+    ...": Vancouver prints a web page's or a report's date after its title and a semicolon, where the
+    tagger read the two into the title. A title that closes with a semicolon and a year, with its
+    sentence ending there, closes before the semicolon, and the year is the date."""
+    found = first_run(labels, "title")
+    if found is None or found[1] - found[0] < 3:
+        return labels
+    j, n = found[1], len(tokens)
+    semicolon, year = j - 2, j - 1
+    if tokens[semicolon].text != ";" or not _YEAR.fullmatch(tokens[year].text) \
+            or (j < n and tokens[j].text != "."):
+        return labels
+    return labels[:semicolon] + [OTHER, "date"] + labels[j:]
+

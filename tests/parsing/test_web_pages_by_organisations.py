@@ -1,0 +1,39 @@
+"""Web pages, data sets and software cited by the organisation or the community that made them, as
+Vancouver and the natbib styles print them: a reader checks who made it, what it is called and when."""
+from tests.parsing.labelled_runs import read_as, read_runs
+from tests.parsing.test_names import families
+
+
+def test_vancouvers_date_after_a_semicolon_is_no_part_of_the_title():
+    # the tagger read the semicolon and the year into the title
+    text = ("nCov2019: An R package with real-time data and historical data and Shiny app; 2020. Accessed: 2020-03-22. "
+            "https://github.com/GuangchuangYu/nCov2019.")
+    parsed = read_as(text, title="nCov2019: An R package with real-time data and historical data and Shiny app; 2020",
+                     note="Accessed: 2020-03-22")
+    assert (parsed.title, parsed.year) == ("nCov2019: An R package with real-time data and historical data and "
+                                           "Shiny app", 2020)
+    # where the title's sentence goes on after the year, the year is the title's own
+    going_on = read_as("Smith J. Health in Europe; 2020, a report. Geneva: WHO.", title="Health in Europe; 2020")
+    assert going_on.title == "Health in Europe; 2020"
+
+
+def test_an_organisation_named_by_a_lower_case_word_is_the_author_not_the_titles_opening():
+    parsed = read_as("Federal office of Public Health. Personal communication from the FOPH, Switzerland;.",
+                     title="Federal office of Public Health. Personal communication from the FOPH, Switzerland")
+    assert (parsed.authors, parsed.title) == (("Federal office of Public Health",),
+                                              "Personal communication from the FOPH, Switzerland")
+    community = read_runs("Qdrant contributors. Qdrant: Vector database and similarity search engine. "
+                          "https://qdrant.tech/, 2024.",
+                          [("title", "Qdrant contributors"), ("title", "Qdrant: Vector database and similarity search "
+                                                                       "engine"), ("date", "2024")])
+    assert (community.authors, community.title) == (("Qdrant contributors",),
+                                                    "Qdrant: Vector database and similarity search engine")
+    # a lower-case word that names no organisation opens a title of two sentences
+    title = read_as("Learning to rank. A review of ranking with neural networks. 2019.",
+                    title="Learning to rank. A review of ranking with neural networks", date="2019")
+    assert (title.authors, title.title) == ((), "Learning to rank. A review of ranking with neural networks")
+
+
+def test_a_community_of_contributors_is_one_name():
+    assert families("pgvector contributors") == [("pgvector contributors", None)]
+    assert families("The Stockfish Developers") == [("The Stockfish Developers", None)]
