@@ -132,9 +132,9 @@ def _until_appendix(region: list[Line]) -> list[Line]:
     # An appendix whose first lines are display math does not start its lines where the list's
     # lines start, and goes out as a foreign block with its heading: the heading is looked for
     # among all the lines.
-    appendix = next((k for k, line in enumerate(region) if _is_appendix_heading(line, usual)), None)
-    if appendix is not None:
-        before = {id(ln) for ln in region[:appendix]}
+    back_matter = next((k for k, line in enumerate(region) if _is_back_matter_heading(line, usual)), None)
+    if back_matter is not None:
+        before = {id(ln) for ln in region[:back_matter]}
         kept = [ln for ln in kept if id(ln) in before]
     for i, line in enumerate(kept):
         text = line.text.strip()
@@ -163,9 +163,18 @@ def _stands_out(line: Line, usual: float) -> bool:
         and line.x1 < line.right - line.size
 
 
-def _is_appendix_heading(line: Line, usual: float) -> bool:
+# What a paper may print after its list under a heading of its own: the authors' addresses (the
+# Journal of Statistical Software's "Affiliation:"), their biographies, thanks.
+_BACK_MATTER_HEADING = re.compile(
+    r"^(?:affiliations?|addresses|authors?['’]?s?\s+(?:address(?:es)?|information|affiliations?|biograph(?:y|ies))|"
+    r"about\s+the\s+authors?|biograph(?:y|ies)|acknowledge?ments?)\s*[.:]?$", re.IGNORECASE)
+
+
+def _is_back_matter_heading(line: Line, usual: float) -> bool:
+    """Whether a line heads what follows the list: an appendix, or the authors' addresses."""
     text = line.text.strip()
-    return bool(_APPENDIX_WORD.match(text) or (_stands_out(line, usual) and _APPENDIX_HEADING.match(text)))
+    return bool(_APPENDIX_WORD.match(text) or _stands_out(line, usual)
+                and (_APPENDIX_HEADING.match(text) or _BACK_MATTER_HEADING.match(text)))
 
 
 COLOPHON_LINES = 2
