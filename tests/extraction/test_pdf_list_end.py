@@ -44,3 +44,22 @@ def test_the_authors_addresses_after_the_list_end_it():
          "E-mail: ada.lovelace@example.org"])]
     result = extract_references(_book([placed]))
     assert [r.raw_text for r in result.references] == [f"{a} {b}" for a, b in AUTHOR_YEAR]
+
+
+def test_a_tables_rows_in_smaller_type_at_the_top_of_a_page_of_the_list_are_left_out():
+    # IEEE sets a float's table in type smaller than the list's, at the top of a page the list runs
+    # on to: its rows are flush left among themselves, as a list's lines are, and were read as
+    # the lines of the reference the page break had cut.
+    refs = [f"A. Author{i}, B. Writer, and C. Scribe, A study of case {i} in a long title, J. Stud. {i}, {i}1 (2019)."
+            for i in range(1, 20)]
+    first = [(72, 740 - 14 * k, f"Sentence {k} of the body says what the study found and why.", 10)
+             for k in range(6)]
+    first.append((72, 640, "References", 12))
+    first += [(72, 620 - 14 * k, f"[{i}] {refs[i - 1]}", 10) for k, i in enumerate(range(1, 8))]
+    first.append((72, 522, "[8] A. Author8, B. Writer, and C. Scribe, A study of case 8", 10))
+    second = [(150, 740 - 9 * k, f"Case {k} of the study under test {k}1 Laplace {k}2 0.9{k} 0.8{k}", 8)
+              for k in range(8)]
+    second.append((90, 650, "in a long title, J. Stud. 8, 81 (2019).", 10))
+    second += [(72, 636 - 14 * k, f"[{i}] {refs[i - 1]}", 10) for k, i in enumerate(range(9, 20))]
+    result = extract_references(_book([first, second]))
+    assert [r.raw_text for r in result.references] == refs

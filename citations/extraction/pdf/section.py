@@ -381,8 +381,8 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
     blocks at each change of page or column and at each wide vertical gap; the list's first
     blocks (see _list_sample) say where its lines start, and another block where fewer than 40%
     of the lines start there, or half the lines have a table's wide gaps between cells, or most
-    lines are short (a figure's labels), is left out: a table or figure set among the references
-    or on the pages after them.
+    lines are short (a figure's labels), or all its lines (three or more) are in type smaller than
+    the list's, is left out: a table or figure set among the references or on the pages after them.
     """
     blocks: list[list[Line]] = []
     for line in region:
@@ -409,6 +409,7 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
     starts = [round(x) for block in known for x in offsets(block)]
     common = {x for x in set(starts) if starts.count(x) >= max(2, 0.15 * len(starts))} or set(starts)
     width = max(ln.x1 for block in known for ln in block) - min(ln.x0 for block in known for ln in block)
+    list_size = statistics.median(ln.size for block in known for ln in block)
     kept = []
     for k, block in enumerate(blocks):
         if k in sample:
@@ -420,7 +421,10 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
         # A figure's labels: a block of short scattered lines.
         short = sum(1 for ln in block if ln.x1 - ln.x0 < 0.35 * width)
         figure = len(block) >= 3 and short >= 0.7 * len(block)
-        if fitting >= 0.4 * len(block) and not is_table(block) and not figure:
+        # A float's rows in type smaller than the list's (IEEE sets a table in 7 points under a list
+        # in 8): its cells start at a column of their own, which the block's own edge hides.
+        smaller = len(block) >= 3 and all(ln.size < 0.9 * list_size for ln in block)
+        if fitting >= 0.4 * len(block) and not is_table(block) and not figure and not smaller:
             kept.extend(block)
     return kept
 
