@@ -276,12 +276,17 @@ def _font(textpage, raw, index: int) -> int | None:
 def _characters(textpage, raw, count: int) -> list[tuple[int, str]]:
     """(PDFium's index, character) for each character of the page, one a character as printed.
 
-    A character outside the Basic Multilingual Plane (math italic 𝐴, 𝛽) comes in one of two ways,
-    and the page's text string (FPDFText_GetText) cannot say which: a ToUnicode map that gives it
-    makes two indices, its UTF-16 surrogates, both with its box, which the string holds once; a
-    glyph named for it (newtx's /u1D463, no ToUnicode) makes one index, which the string leaves out.
-    Either way, counting the string's characters as indices gave every later character of the page
-    its neighbour's box, and words came apart ("Reference" / "s [1] Morto"). Each index is read."""
+    A character outside the Basic Multilingual Plane (math italic 𝐴, 𝛽) comes in one of two ways:
+    a ToUnicode map that gives it makes two indices, its UTF-16 surrogates, both with its box,
+    which the page's text string (FPDFText_GetText) holds once; a glyph named for it (newtx's
+    /u1D463, no ToUnicode) makes one index, which the string leaves out. Counting the string's
+    characters as indices gave every later character of the page its neighbour's box, and words
+    came apart ("Reference" / "s [1] Morto"). The string is read where it accounts for every index
+    (the first way only, or neither), and each index one by one where it does not (a call a
+    character: slower)."""
+    text = textpage.get_text_range(0, count) if count else ""
+    if sum(2 if ord(ch) > 0xFFFF else 1 for ch in text) == count:
+        return list(_indexed(text, count)) if _ASTRAL.search(text) else list(enumerate(text))
     characters = []
     high = None
     for i in range(count):
@@ -297,3 +302,17 @@ def _characters(textpage, raw, count: int) -> list[tuple[int, str]]:
         high = None
         characters.append((i, chr(code)))
     return characters
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _indexed(text: str, count: int):
+    """(PDFium's index, character) for each character of a text string whose characters outside
+    the Basic Multilingual Plane take two indices each."""
+    i = 0
+    for ch in text:
+        if i >= count:
+            return
+        yield i, ch
+        i += 2 if ord(ch) > 0xFFFF else 1
