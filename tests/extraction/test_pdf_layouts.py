@@ -11,11 +11,12 @@ import pytest
 from citations.extraction.pdf_references import PdfRefused, extract_references, read_words
 
 
-def hand_pdf(lines: list[tuple], *, size: float = 10, astral: str = "") -> bytes:
+def hand_pdf(lines: list[tuple], *, size: float = 10, astral: str = "", glyph_name: str = "") -> bytes:
     """A one-page PDF of Helvetica text lines (x, y, text) or (x, y, text, size), object by object.
 
     With astral set, the byte '@' is shown as Helvetica's '@' but its ToUnicode mapping says it is
     that character (outside the Basic Multilingual Plane, like a math italic from a TeX font).
+    With glyph_name set, '@' is drawn as the glyph of that name and no ToUnicode says what it is.
     A text may be a list of runs (font, text), font "F1" or "F2": two font objects, both Helvetica.
     """
     def escape(text: str) -> str:
@@ -34,8 +35,9 @@ def hand_pdf(lines: list[tuple], *, size: float = 10, astral: str = "") -> bytes
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
         f"/Resources << /Font << /F1 5 0 R /F2 {second_font} 0 R >> >> >>",
         f"<< /Length {len(content.encode('latin-1'))} >>\nstream\n{content}endstream",
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding"
-        + (" /ToUnicode 6 0 R" if astral else "") + " >>",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding "
+        + (f"<< /BaseEncoding /WinAnsiEncoding /Differences [64 /{glyph_name}] >>" if glyph_name
+           else "/WinAnsiEncoding") + (" /ToUnicode 6 0 R" if astral else "") + " >>",
     ]
     if astral:
         utf16 = astral.encode("utf-16-be").hex().upper()

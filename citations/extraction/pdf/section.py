@@ -122,32 +122,59 @@ def _in_contents(lines: list[Line], i: int) -> bool:
 
 
 def _until_appendix(region: list[Line]) -> list[Line]:
-    region = _without_foreign_blocks(_without_footnotes(_without_captions(_without_margin_marks(region))))
-    if not region:
-        return region
+    region = _without_footnotes(_without_captions(_without_margin_marks(region)))
+    kept = _without_foreign_blocks(region)
+    if not kept:
+        return kept
     # The list's own type, from its first lines: an appendix of many pages after it, in larger
     # type, would otherwise set the median and its heading would not stand out.
-    usual = statistics.median(ln.size for ln in region[:LIST_SAMPLE])
-    for i, line in enumerate(region):
+    usual = statistics.median(ln.size for ln in kept[:LIST_SAMPLE])
+    # An appendix whose first lines are display math does not start its lines where the list's
+    # lines start, and goes out as a foreign block with its heading: the heading is looked for
+    # among all the lines.
+    back_matter = next((k for k, line in enumerate(region) if _is_back_matter_heading(line, usual)), None)
+    if back_matter is not None:
+        before = {id(ln) for ln in region[:back_matter]}
+        kept = [ln for ln in kept if id(ln) in before]
+    for i, line in enumerate(kept):
         text = line.text.strip()
-        # A line "A  Proof of ..." may as well begin a reference ("A. Smith"): a heading stands out,
-        # neither ends as a reference's line does nor runs to the column's edge as a justified line
-        # does. An OCR text layer sizes each line by its box, which brackets and descenders make
-        # taller: "J. Fluid Mech. 517, 199 (2004)." or "V. Nolte, et al., 2014 Massive habitat-"
-        # can come out larger than the list.
-        stands_out = (line.bold or line.size > 1.05 * usual) and not text.endswith((".", ",")) \
-            and line.x1 < line.right - line.size
         # A chapter or section title set far larger than the list ends it whatever its words: a
         # thesis's appendix chapters are titled "Martingale Proofs", not "Appendix A". A title
         # starts in its column and is made of words; a draft's stamp in the margin ("✐ main") is not.
         # A title of two lines may run its first line to the edge (hyphenated): its next line,
         # just below, is in the title's type too.
-        first_of_title = i + 1 < len(region) and _title_goes_on(line, region[i + 1])
-        title = (stands_out or first_of_title and not text.endswith((".", ","))) \
+        first_of_title = i + 1 < len(kept) and _title_goes_on(line, kept[i + 1])
+        title = (_stands_out(line, usual) or first_of_title and not text.endswith((".", ","))) \
             and line.size > TITLE_SIZE * usual and line.x0 > line.left - line.size and bool(_WORD.search(text))
-        if _APPENDIX_WORD.match(text) or (stands_out and _APPENDIX_HEADING.match(text)) or title:
-            return region[:i]
-    return region
+        if title:
+            return kept[:i]
+    return kept
+
+
+def _stands_out(line: Line, usual: float) -> bool:
+    """Whether a line is set as a heading among a list in type of size usual.
+
+    A line "A  Proof of ..." may as well begin a reference ("A. Smith"): a heading stands out,
+    neither ends as a reference's line does nor runs to the column's edge as a justified line
+    does. An OCR text layer sizes each line by its box, which brackets and descenders make
+    taller: "J. Fluid Mech. 517, 199 (2004)." or "V. Nolte, et al., 2014 Massive habitat-"
+    can come out larger than the list."""
+    return (line.bold or line.size > 1.05 * usual) and not line.text.strip().endswith((".", ",")) \
+        and line.x1 < line.right - line.size
+
+
+# What a paper may print after its list under a heading of its own: the authors' addresses (the
+# Journal of Statistical Software's "Affiliation:"), their biographies, thanks.
+_BACK_MATTER_HEADING = re.compile(
+    r"^(?:affiliations?|addresses|authors?['’]?s?\s+(?:address(?:es)?|information|affiliations?|biograph(?:y|ies))|"
+    r"about\s+the\s+authors?|biograph(?:y|ies)|acknowledge?ments?)\s*[.:]?$", re.IGNORECASE)
+
+
+def _is_back_matter_heading(line: Line, usual: float) -> bool:
+    """Whether a line heads what follows the list: an appendix, or the authors' addresses."""
+    text = line.text.strip()
+    return bool(_APPENDIX_WORD.match(text) or _stands_out(line, usual)
+                and (_APPENDIX_HEADING.match(text) or _BACK_MATTER_HEADING.match(text)))
 
 
 COLOPHON_LINES = 2
@@ -354,8 +381,8 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
     blocks at each change of page or column and at each wide vertical gap; the list's first
     blocks (see _list_sample) say where its lines start, and another block where fewer than 40%
     of the lines start there, or half the lines have a table's wide gaps between cells, or most
-    lines are short (a figure's labels), is left out: a table or figure set among the references
-    or on the pages after them.
+    lines are short (a figure's labels), or all its lines (three or more) are in type smaller than
+    the list's, is left out: a table or figure set among the references or on the pages after them.
     """
     blocks: list[list[Line]] = []
     for line in region:
@@ -382,6 +409,7 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
     starts = [round(x) for block in known for x in offsets(block)]
     common = {x for x in set(starts) if starts.count(x) >= max(2, 0.15 * len(starts))} or set(starts)
     width = max(ln.x1 for block in known for ln in block) - min(ln.x0 for block in known for ln in block)
+    list_size = statistics.median(ln.size for block in known for ln in block)
     kept = []
     for k, block in enumerate(blocks):
         if k in sample:
@@ -393,7 +421,10 @@ def _without_foreign_blocks(region: list[Line]) -> list[Line]:
         # A figure's labels: a block of short scattered lines.
         short = sum(1 for ln in block if ln.x1 - ln.x0 < 0.35 * width)
         figure = len(block) >= 3 and short >= 0.7 * len(block)
-        if fitting >= 0.4 * len(block) and not is_table(block) and not figure:
+        # A float's rows in type smaller than the list's (IEEE sets a table in 7 points under a list
+        # in 8): its cells start at a column of their own, which the block's own edge hides.
+        smaller = len(block) >= 3 and all(ln.size < 0.9 * list_size for ln in block)
+        if fitting >= 0.4 * len(block) and not is_table(block) and not figure and not smaller:
             kept.extend(block)
     return kept
 

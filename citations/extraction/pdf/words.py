@@ -150,7 +150,7 @@ def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[Text
     if count > max_characters:
         # Ten times the densest page of small type: a page built to exhaust the reader's memory and time.
         raise PdfRefused(f"page {page} has {count:,} characters; at most {max_characters:,} a page are read")
-    text = textpage.get_text_range(0, count) if count else ""
+    characters = _characters(textpage, raw, count)
     words = []
     run: list[str] = []
     first = 0
@@ -169,9 +169,9 @@ def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[Text
             words.append(TextWord(page, x0, x1, bottom, top, word, size, bold))
         run.clear()
 
-    tex_codes = _tex_codes(textpage, raw, text, count) if _TEX_CODE.search(text) else {}
+    tex_codes = _tex_codes(textpage, raw, characters) if any(ch in _TEX_CODES for _, ch in characters) else {}
     previous = None
-    for i, ch in (_indexed(text, count) if _ASTRAL.search(text) else enumerate(text[:count])):
+    for i, ch in characters:
         ch = tex_codes.get(i, ch)
         if ch.isspace():
             if run:
@@ -236,8 +236,6 @@ def _compose_accents(word: str) -> str:
     return _STRAY_ACCENT.sub("", word)
 
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-
 # TeX's text fonts hold their ligatures at codes 11-15 (OT1) and 27-31 (T1), ff fi fl ffi ffl in
 # both, and T1 its dashes at 21 and 22. A font that names its glyphs by number (/a12: a bitmap,
 # Type 3, font of dvips or pdfTeX) or maps them to no letter gives the text layer the code itself,
@@ -246,16 +244,14 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _LIGATURES = "ff", "fi", "fl", "ffi", "ffl"
 _TEX_CODES = dict(zip("\x0b\x0c\x0d\x0e\x0f", _LIGATURES)) | dict(zip("\x1b\x1c\x1d\x1e\x1f", _LIGATURES)) | {
     "\x15": "\u2013", "\x16": "\u2014"}
-_TEX_CODE = re.compile("[" + "".join(_TEX_CODES) + "]")
 
 
-def _tex_codes(textpage, raw, text: str, count: int) -> dict[int, str]:
+def _tex_codes(textpage, raw, characters: list[tuple[int, str]]) -> dict[int, str]:
     """PDFium's index -> what a TeX text font's code stands for, for each such code the page drew.
 
     Only a code drawn (not PDFium's line break, \\r\\n, which it does not always mark as made up)
     in the same font as a letter or digit next to it: the same codes of TeX's math and symbol fonts
     (cmmi's alpha and lambda, cmsy's solar circle after "M") are set in a font of their own."""
-    characters = list(_indexed(text, count) if _ASTRAL.search(text) else enumerate(text[:count]))
     found = {}
     for k, (i, ch) in enumerate(characters):
         after = characters[k + 1:k + 2]
@@ -277,13 +273,43 @@ def _font(textpage, raw, index: int) -> int | None:
     return ctypes.cast(raw.FPDFTextObj_GetFont(text_object), ctypes.c_void_p).value
 
 
-def _indexed(text: str, count: int):
-    """(PDFium's index, character) for each character of the page's text.
+def _characters(textpage, raw, count: int) -> list[tuple[int, str]]:
+    """(PDFium's index, character) for each character of the page, one a character as printed.
 
-    PDFium counts a character outside the Basic Multilingual Plane (math italic 𝐴, 𝛽) as two,
-    one for each UTF-16 surrogate, both with the character's box; the Python string holds it
-    once. Counting one index a character would give every later character its neighbour's box.
-    """
+    A character outside the Basic Multilingual Plane (math italic 𝐴, 𝛽) comes in one of two ways:
+    a ToUnicode map that gives it makes two indices, its UTF-16 surrogates, both with its box,
+    which the page's text string (FPDFText_GetText) holds once; a glyph named for it (newtx's
+    /u1D463, no ToUnicode) makes one index, which the string leaves out. Counting the string's
+    characters as indices gave every later character of the page its neighbour's box, and words
+    came apart ("Reference" / "s [1] Morto"). The string is read where it accounts for every index
+    (the first way only, or neither), and each index one by one where it does not (a call a
+    character: slower)."""
+    text = textpage.get_text_range(0, count) if count else ""
+    if sum(2 if ord(ch) > 0xFFFF else 1 for ch in text) == count:
+        return list(_indexed(text, count)) if _ASTRAL.search(text) else list(enumerate(text))
+    characters = []
+    high = None
+    for i in range(count):
+        code = raw.FPDFText_GetUnicode(textpage, i)
+        if 0xD800 <= code < 0xDC00:
+            high = (i, code)
+            continue
+        if 0xDC00 <= code < 0xE000:
+            if high is not None and high[0] == i - 1:
+                characters.append((high[0], chr(0x10000 + ((high[1] - 0xD800) << 10) + code - 0xDC00)))
+            high = None
+            continue
+        high = None
+        characters.append((i, chr(code)))
+    return characters
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _indexed(text: str, count: int):
+    """(PDFium's index, character) for each character of a text string whose characters outside
+    the Basic Multilingual Plane take two indices each."""
     i = 0
     for ch in text:
         if i >= count:
