@@ -1,5 +1,7 @@
 """What the text layer says a page's characters are, on classes of real PDFs that a fresh set of
 papers (bench/real_pdfs/manifest-5.json) showed the extractor misreading, each on a small PDF built here."""
+from itertools import pairwise
+
 from citations.extraction.pdf_references import extract_references, read_words
 from tests.extraction.test_pdf_layouts import hand_pdf
 
@@ -11,7 +13,7 @@ def test_words_after_a_glyph_named_for_an_astral_character_keep_their_boxes():
     line = "Let @ be a matrix and the references follow in order here"
     words, _ = read_words(hand_pdf([(72, 700, line)], glyph_name="u1D434"))
     assert [w.text for w in words] == line.replace("@", "\U0001D434").split()
-    assert all(a.x1 < b.x0 for a, b in zip(words, words[1:]))
+    assert all(a.x1 < b.x0 for a, b in pairwise(words))
 
 
 def test_a_list_after_glyphs_named_for_astral_characters_is_read():

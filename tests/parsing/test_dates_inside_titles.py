@@ -8,8 +8,8 @@ def test_the_months_a_title_names_before_its_stop_are_the_titles_own():
     text = ("Riou J, Althaus CL. Pattern of early human-to-human transmission of Wuhan 2019 novel coronavirus "
             "(2019-nCoV), December 2019 to January 2020. Eurosurveillance. 2020;25(4).")
     parsed = read_runs(text, [("author", "Riou J, Althaus CL"),
-                              ("title", "Pattern of early human-to-human transmission of Wuhan 2019 novel coronavirus "
-                                        "(2019-nCoV)"),
+                              ("title", ("Pattern of early human-to-human transmission of Wuhan 2019 novel "
+                                         "coronavirus (2019-nCoV)")),
                               ("date", "December 2019 to January 2020"), ("date", "2020"), ("volume", "25"),
                               ("issue", "4")])
     assert parsed.title == ("Pattern of early human-to-human transmission of Wuhan 2019 novel coronavirus "

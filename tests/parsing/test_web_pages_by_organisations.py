@@ -10,8 +10,8 @@ def test_vancouvers_date_after_a_semicolon_is_no_part_of_the_title():
             "https://github.com/GuangchuangYu/nCov2019.")
     parsed = read_as(text, title="nCov2019: An R package with real-time data and historical data and Shiny app; 2020",
                      note="Accessed: 2020-03-22")
-    assert (parsed.title, parsed.year) == ("nCov2019: An R package with real-time data and historical data and "
-                                           "Shiny app", 2020)
+    assert (parsed.title, parsed.year) == (("nCov2019: An R package with real-time data and historical data and "
+                                            "Shiny app"), 2020)
     # where the title's sentence goes on after the year, the year is the title's own
     going_on = read_as("Smith J. Health in Europe; 2020, a report. Geneva: WHO.", title="Health in Europe; 2020")
     assert going_on.title == "Health in Europe; 2020"
@@ -24,8 +24,8 @@ def test_an_organisation_named_by_a_lower_case_word_is_the_author_not_the_titles
                                               "Personal communication from the FOPH, Switzerland")
     community = read_runs("Qdrant contributors. Qdrant: Vector database and similarity search engine. "
                           "https://qdrant.tech/, 2024.",
-                          [("title", "Qdrant contributors"), ("title", "Qdrant: Vector database and similarity search "
-                                                                       "engine"), ("date", "2024")])
+                          [("title", "Qdrant contributors"),
+                           ("title", "Qdrant: Vector database and similarity search engine"), ("date", "2024")])
     assert (community.authors, community.title) == (("Qdrant contributors",),
                                                     "Qdrant: Vector database and similarity search engine")
     # a lower-case word that names no organisation opens a title of two sentences
