@@ -1,6 +1,7 @@
 """Label rules about the reference's date (see relabelling.py for their order): a year closing the
-title is the title's own, a year read as pages or a volume is the date, and so is a year with an
-author-year style's letter or one among a title's first words after names."""
+title is the title's own, and so are the months a title names before its stop; a year read as pages or
+a volume is the date, and so is a year with an author-year style's letter or one among a title's first
+words after names."""
 from citations.parsing.cues import CUES
 from citations.parsing.label_runs import YEAR, first_run
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
@@ -32,13 +33,12 @@ def year_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels[:j] + ["title"] * (end - j) + labels[end:]
 
 
-
 @needs("title", "date", words=(",",))
 def months_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Pattern of early human-to-human transmission of Wuhan 2019 novel coronavirus (2019-nCoV), December
-    2019 to January 2020. Eurosurveillance. 2020;25(4).": the months a title names after its last comma,
-    up to its sentence's end, are the title's own where the reference is dated again after them; the
-    tagger read them as the date."""
+    2019 to January 2020. Eurosurveillance. 2020;25(4).": months named after the comma where the tagger
+    ended the title, up to the title's stop, are the title's own where the reference is dated again
+    after them; the tagger read them as the date."""
     found = first_run(labels, "title")
     if found is None:
         return labels

@@ -1,6 +1,6 @@
 """Label rules for a title's extent where the tagger cut it short: at a comma, a list that closes the
-title and the title's opening words after "et al.,"; at an "in" inside the title's sentence. `relabel`
-(relabelling.py) applies them, in its order."""
+title and the title's opening words after "et al.,"; at an "in" inside the title's sentence; and where it
+read on past it: Vancouver's semicolon and date. `relabel` (relabelling.py) applies them, in its order."""
 import re
 
 from citations.parsing.cues import CUES
