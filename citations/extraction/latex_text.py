@@ -90,7 +90,8 @@ _SYMBOLS = {"\\": " ", " ": " ", "\n": " ", "\t": " ", ",": " ", ";": " ", ":": 
 _DIMEN = r"[-+]?\s*(?:\d+\.?\d*|\.\d+)\s*(?:true)?(?:em|ex|pt|pc|in|cm|mm|bp|dd|cc|sp|mu|fill|fil)?"
 _TEX_QUANTITIES = {"n": re.compile(r"\s*[-+]?\d+"),
                    # TeX reads one optional space after a dimension, as part of it
-                   "k": re.compile(rf"\s*{_DIMEN}(?:\s*(?:plus|minus)\s*{_DIMEN})* ?")}
+                   "k": re.compile(rf"\s*{_DIMEN}(?:\s*(?:plus|minus)\s*{_DIMEN})* ?"),
+                   "r": re.compile(rf"(?:\s*(?:height|depth|width)\s*{_DIMEN})* ?")}
 _COMMAND_NAME = re.compile(r"[A-Za-z@]+")
 _PLAIN_RUN = re.compile(r"[^\\{}$~`'\-]+")
 
@@ -113,7 +114,7 @@ class Command(NamedTuple):
 
     arguments, one letter each: "m" a {mandatory} group (TeX skips the spaces before it), "o" an
     [optional] one, "v" \\verb's delimited text (xparse's letters); "n" a TeX number (\\penalty0), "k"
-    TeX glue (\\hskip 1em plus 1fil).
+    TeX glue (\\hskip 1em plus 1fil), "r" a rule's dimensions (\\vrule height 2pt width 23pt).
     prints: None for nothing, a fixed text, AS_TEXT for its last argument, or a function of the Call
     that returns the text (None for nothing).
     """
@@ -289,6 +290,9 @@ _COMMANDS: dict[str, Command] = {name: Command(prints=text) for name, text in _W
     **dict.fromkeys(["hskip", "vskip"], Command("k", " ")),
     "hspace": Command("m", " "),
     **dict.fromkeys(["kern", "mkern"], Command("k")),
+    # A rule is drawn, not text: siam's style sets one for the authors of the entry above.
+    **dict.fromkeys(["vrule", "hrule"], Command("r")),
+    "rule": Command("omm"),
     # Links print as written.
     **dict.fromkeys(["url", "path", "nolinkurl"], Command("m", _link)),
     "doi": Command("m", _doi),

@@ -40,6 +40,9 @@ from citations.extraction.latex_text import latex_to_text
     # IEEEtran's glue between a proceedings' name and its publisher is a space, over a line break too
     ("(WF-IoT)}.\\hskip 1em plus 0.5em minus\n  0.4em\\relax IEEE, 2014", "(WF-IoT). IEEE, 2014"),
     (r"A\hspace{1em}B and L\kern-.1em aTeX", "A B and LaTeX"),
+    # siam's style draws a rule for the authors of the entry above; the PDF prints no text there
+    (r"\leavevmode\vrule height 2pt depth -1.6pt width 23pt, {\em Spatial smoothing}.", ", Spatial smoothing."),
+    (r"\rule[-1pt]{3em}{.4pt}, Title and \hrule height 1pt\relax X", ", Title and X"),
     (r"\BIBentryALTinterwordspacing S. Smith, Title. [Online]. Available: \url{http://x.org}"
      r"\BIBentrySTDinterwordspacing", "S. Smith, Title. [Online]. Available: http://x.org"),
     (r"\bibinfo{author}{\bibfnamefont{O.}~\bibnamefont{Kwon}}, \bibinfo {journal} {PRL}",

@@ -212,3 +212,27 @@ def test_a_grouped_entry_is_one_reference_without_its_label(labels):
     expected = list(works)
     expected[1] = " ".join(GROUP)
     assert [(r.index, r.raw_text) for r in result.references] == list(enumerate(expected, start=1))
+
+
+# --- alpha-style labels of entries without a year ----------------------------------------------------
+
+# The alpha style labels an entry that has no year with its names only ("[Bog]"; amsalpha's "[B+]"
+# for more authors): those entries were read into the one before.
+YEARLESS_ALPHA = [("Arc99", "A. F. Archer, A modern treatment of the 15 puzzle, Amer. Math. Monthly 106 (1999)."),
+                  ("B+", "R. A. Beeler et al., Fifteen puzzle supplement, lecture notes."),
+                  ("B+25", "M. Bona et al., Parity property of hexagonal sliding puzzles, Amer. Math. Monthly."),
+                  ("Bog", "A. Bogomolny, Group theory for the fifteen puzzle, Cut the Knot."),
+                  ("Con17", "K. Conrad, The 15 puzzle, group theory, and permutations, 2017."),
+                  ("JS79", "W. W. Johnson and W. E. Story, Notes on the 15 puzzle, Amer. J. Math. 2 (1879)."),
+                  ("Lim18", "A. Lim, Group theory and the fifteen puzzle, 2018.")]
+
+
+@pytest.mark.parametrize("heading", [["References"], []])
+def test_alpha_labels_without_a_year_start_entries(heading):
+    # Without a heading the labels alone say where the list starts: a label without a year goes
+    # on the list begun by labels with years, not a new list after it.
+    from tests.extraction.test_pdf_layouts import BODY_LINES, _page
+
+    lines = BODY_LINES + heading + [f"[{label}] {text}" for label, text in YEARLESS_ALPHA]
+    result = extract_references(hand_pdf(_page(lines), size=8))
+    assert [r.raw_text for r in result.references] == [text for _, text in YEARLESS_ALPHA]

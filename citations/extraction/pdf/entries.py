@@ -92,14 +92,19 @@ def _split_by_labels(region: list[Line]) -> list[tuple[int, list[Line]]] | None:
 
 # The alpha style's labels and their kin: "[Knu84]", "[GMS+20]", "[dMU21]", "[The20a]".
 ALPHA_LABEL = re.compile(r"^\s*\[[A-Za-z][A-Za-z'+\-]{0,7}\d{2}[a-z]?\]\s*(?=\S)")
+# An entry without a year has its names only ("[Bog]", "[B+]"): such a label says little alone
+# ("[Online]" begins an IEEE entry's later line), so it is one only among labels with years.
+ALPHA_LABEL_MAYBE_YEARLESS = re.compile(r"^\s*\[[A-Za-z][A-Za-z'+\-]{0,7}(?:\d{2}[a-z]?)?\]\s*(?=\S)")
 
 
 def _split_by_alpha_labels(region: list[Line]) -> list[tuple[int, list[Line]]] | None:
-    """References started by labels made of names and a year ("[Knu84]") at the labels' edge,
-    without their labels (which count nothing up, unlike numbers), or None: fewer than two, or
-    the first line not labelled."""
-    labelled = [i for i, line in enumerate(region) if ALPHA_LABEL.match(line.text)]
-    if len(labelled) < 2 or labelled[0] != 0:
+    """References started by labels made of names and a year ("[Knu84]"; names only where the
+    entry has no year) at the labels' edge, without their labels (which count nothing up, unlike
+    numbers), or None: fewer than two with a year, or the first line not labelled."""
+    if sum(1 for line in region if ALPHA_LABEL.match(line.text)) < 2:
+        return None
+    labelled = [i for i, line in enumerate(region) if ALPHA_LABEL_MAYBE_YEARLESS.match(line.text)]
+    if labelled[0] != 0:
         return None
     edge = min(region[i].x0 - region[i].left for i in labelled)
     starts = [i for i in labelled if region[i].x0 - region[i].left <= edge + region[i].size]
@@ -107,7 +112,7 @@ def _split_by_alpha_labels(region: list[Line]) -> list[tuple[int, list[Line]]] |
     groups = []
     for number, (start, end) in enumerate(zip(starts, starts[1:] + [len(region)]), start=1):
         lines = list(region[start:end])
-        lines[0] = dataclasses.replace(lines[0], text=ALPHA_LABEL.sub("", lines[0].text, count=1))
+        lines[0] = dataclasses.replace(lines[0], text=ALPHA_LABEL_MAYBE_YEARLESS.sub("", lines[0].text, count=1))
         groups.append((number, lines if end < len(region) else _last_entry(lines, leading)))
     return groups
 

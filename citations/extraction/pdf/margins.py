@@ -216,14 +216,22 @@ class _Number(NamedTuple):
 def _numbers_apart(row: list[TextWord]) -> list[TextWord]:
     """The bare numbers of a row set apart from the word before or after them by more than a
     space: a line number before the text it numbers (lineno leaves about an em) or in a gutter,
-    not a number inside a sentence."""
+    not a number inside a sentence. Or drawn over a word: a review copy's ruler set at a fixed
+    place the columns do not leave free (a venue's style under a page geometry it was not made
+    for) prints its numbers over the text, which typeset words never overlap."""
     words = sorted(row, key=lambda w: w.x0)
     return [word for before, word, after in zip([None] + words, words, words[1:] + [None])
-            if _NUMBER.match(word.text) and (_apart(before, word) or _apart(word, after))]
+            if _NUMBER.match(word.text) and (_apart(before, word) or _apart(word, after) or _drawn_over(word, row))]
 
 
 def _apart(left: TextWord | None, right: TextWord | None) -> bool:
     return left is not None and right is not None and right.x0 - left.x1 > 0.6 * max(left.size, right.size)
+
+
+def _drawn_over(word: TextWord, row: list[TextWord]) -> bool:
+    """Whether another word of the row covers a third of an em or more of the word's width."""
+    return any(other is not word and min(word.x1, other.x1) - max(word.x0, other.x0) > 0.3 * word.size
+               for other in row)
 
 
 def _counting_columns(numbers: list, edge, rows: int) -> list:

@@ -2,7 +2,7 @@
 import re
 import statistics
 
-from citations.extraction.pdf.entries import ALPHA_LABEL, list_leading
+from citations.extraction.pdf.entries import ALPHA_LABEL, ALPHA_LABEL_MAYBE_YEARLESS, list_leading
 from citations.extraction.pdf.layout import past_the_text
 from citations.extraction.pdf.model import Line
 
@@ -260,7 +260,9 @@ def _alpha_labelled_list_start(lines: list[Line]) -> int | None:
             while k < len(lines) and k - j < MAX_ENTRY_LINES and lines[k].x0 - edge > lines[k].size \
                     and not ALPHA_LABEL.match(lines[k].text):
                 k += 1
-            if k < len(lines) and ALPHA_LABEL.match(lines[k].text) and abs(lines[k].x0 - edge) < lines[k].size:
+            # A label without a year (the entry has none) goes on a list that labels with years began.
+            if k < len(lines) and ALPHA_LABEL_MAYBE_YEARLESS.match(lines[k].text) \
+                    and abs(lines[k].x0 - edge) < lines[k].size:
                 entries, j = entries + 1, k + 1
             else:
                 break
