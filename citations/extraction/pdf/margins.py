@@ -2,6 +2,7 @@
 numbers, line numbers."""
 import re
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import NamedTuple
 
 from citations.extraction.pdf.model import TextWord
@@ -220,18 +221,25 @@ def _numbers_apart(row: list[TextWord]) -> list[TextWord]:
     place the columns do not leave free (a venue's style under a page geometry it was not made
     for) prints its numbers over the text, which typeset words never overlap."""
     words = sorted(row, key=lambda w: w.x0)
-    return [word for before, word, after in zip([None] + words, words, words[1:] + [None])
-            if _NUMBER.match(word.text) and (_apart(before, word) or _apart(word, after) or _drawn_over(word, row))]
+    # how far right the words before each one reach: the one reaching furthest covers it most
+    reach = list(accumulate((w.x1 for w in words), max, initial=float("-inf")))
+    return [word for k, (before, word, after) in enumerate(zip([None] + words, words, words[1:] + [None]))
+            if _NUMBER.match(word.text)
+            and (_apart(before, word) or _apart(word, after) or _drawn_over(word, reach[k], after))]
 
 
 def _apart(left: TextWord | None, right: TextWord | None) -> bool:
     return left is not None and right is not None and right.x0 - left.x1 > 0.6 * max(left.size, right.size)
 
 
-def _drawn_over(word: TextWord, row: list[TextWord]) -> bool:
-    """Whether another word of the row covers a third of an em or more of the word's width."""
-    return any(other is not word and min(word.x1, other.x1) - max(word.x0, other.x0) > 0.3 * word.size
-               for other in row)
+def _drawn_over(word: TextWord, reach_before: float, after: TextWord | None) -> bool:
+    """Whether a word covers a third of an em or more of the word's width: of the words set before it,
+    the one reaching furthest right; or the word set next after it. One look each, not one a word of
+    the row: a row built of many numbers costs its length, not its square."""
+    covered = min(word.x1, reach_before) - word.x0
+    if after is not None:
+        covered = max(covered, min(word.x1, after.x1) - after.x0)
+    return covered > 0.3 * word.size
 
 
 def _counting_columns(numbers: list, edge, rows: int) -> list:
