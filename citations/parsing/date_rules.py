@@ -38,7 +38,7 @@ def months_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str
     """ "Pattern of early human-to-human transmission of Wuhan 2019 novel coronavirus (2019-nCoV), December
     2019 to January 2020. Eurosurveillance. 2020;25(4).": months named after the comma where the tagger
     ended the title, up to the title's stop, are the title's own where the reference is dated again
-    after them; the tagger read them as the date."""
+    after them (not only accessed after them); the tagger read them as the date."""
     found = first_run(labels, "title")
     if found is None:
         return labels
@@ -47,10 +47,17 @@ def months_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str
     if comma + 1 >= n or tokens[comma].text != "," or date is None or date[0] != comma + 1:
         return labels
     end = date[1]
-    if end >= n or tokens[end].text != "." or "date" not in labels[end:] \
+    later = next((k for k in range(end, n) if labels[k] == "date"), None)
+    if end >= n or tokens[end].text != "." or later is None or _accessed(tokens, later) \
             or not any(CUES.get(t.text.lower()) == "month" for t in tokens[comma + 1:end]):
         return labels
     return labels[:comma] + ["title"] * (end - comma) + labels[end:]
+
+
+def _accessed(tokens: list[Token], k: int) -> bool:
+    """Whether the date at token k is when a page was accessed ("(accessed June 7, 2015)"), which
+    dates no reference."""
+    return any(CUES.get(t.text.lower()) == "access" for t in tokens[max(0, k - 3):k])
 
 
 _OPEN_ENDS = {"now", "present", "today"}

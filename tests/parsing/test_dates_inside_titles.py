@@ -24,3 +24,9 @@ def test_the_months_a_title_names_before_its_stop_are_the_titles_own():
                      [("author", "Smith J"), ("title", "Transmission models"), ("date", "2019"), ("date", "2020"),
                       ("volume", "3"), ("issue", "1")])
     assert year.title == "Transmission models"
+    # a page accessed later dates no reference: the months before it are the reference's date
+    accessed = read_runs("Summerhill W. Working draft for the Hoover Seminar, March 6, 2007. www.hoover.org/x.pdf "
+                         "(accessed June 7, 2015).",
+                         [("author", "Summerhill W"), ("title", "Working draft for the Hoover Seminar"),
+                          ("date", "March 6, 2007"), ("date", "June 7, 2015")])
+    assert (accessed.title, accessed.year) == ("Working draft for the Hoover Seminar", 2007)
