@@ -6,7 +6,7 @@ same classes on real papers, which cannot be committed.
 import pytest
 
 from citations.extraction.pdf_references import PdfRefused, extract_references
-from tests.extraction.test_pdf_layouts import _width, hand_pdf
+from tests.extraction.test_pdf_layouts import BODY_LINES, _page, _width, hand_pdf
 
 # --- columns found per region of the page ----------------------------------------------------------
 
@@ -231,8 +231,6 @@ YEARLESS_ALPHA = [("Arc99", "A. F. Archer, A modern treatment of the 15 puzzle, 
 def test_alpha_labels_without_a_year_start_entries(heading):
     # Without a heading the labels alone say where the list starts: a label without a year goes
     # on the list begun by labels with years, not a new list after it.
-    from tests.extraction.test_pdf_layouts import BODY_LINES, _page
-
     lines = BODY_LINES + heading + [f"[{label}] {text}" for label, text in YEARLESS_ALPHA]
     result = extract_references(hand_pdf(_page(lines), size=8))
     assert [r.raw_text for r in result.references] == [text for _, text in YEARLESS_ALPHA]
