@@ -173,8 +173,8 @@ _BACK_MATTER_HEADING = re.compile(
 def _is_back_matter_heading(line: Line, usual: float) -> bool:
     """Whether a line heads what follows the list: an appendix, or the authors' addresses."""
     text = line.text.strip()
-    return bool(_APPENDIX_WORD.match(text) or _stands_out(line, usual)
-                and (_APPENDIX_HEADING.match(text) or _BACK_MATTER_HEADING.match(text)))
+    return bool(_APPENDIX_WORD.match(text) or (_stands_out(line, usual)
+                                               and (_APPENDIX_HEADING.match(text) or _BACK_MATTER_HEADING.match(text))))
 
 
 COLOPHON_LINES = 2
