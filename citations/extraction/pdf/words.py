@@ -150,7 +150,7 @@ def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[Text
     if count > max_characters:
         # Ten times the densest page of small type: a page built to exhaust the reader's memory and time.
         raise PdfRefused(f"page {page} has {count:,} characters; at most {max_characters:,} a page are read")
-    characters = _characters(textpage, raw, count)
+    characters, text = _characters(textpage, raw, count)
     words = []
     run: list[str] = []
     first = 0
@@ -169,7 +169,7 @@ def _page_words(page: int, textpage, raw, box, max_characters: int) -> list[Text
             words.append(TextWord(page, x0, x1, bottom, top, word, size, bold))
         run.clear()
 
-    tex_codes = _tex_codes(textpage, raw, characters) if any(ch in _TEX_CODES for _, ch in characters) else {}
+    tex_codes = _tex_codes(textpage, raw, characters) if _TEX_CODE.search(text) else {}
     previous = None
     for i, ch in characters:
         ch = tex_codes.get(i, ch)
@@ -244,6 +244,7 @@ def _compose_accents(word: str) -> str:
 _LIGATURES = "ff", "fi", "fl", "ffi", "ffl"
 _TEX_CODES = dict(zip("\x0b\x0c\x0d\x0e\x0f", _LIGATURES)) | dict(zip("\x1b\x1c\x1d\x1e\x1f", _LIGATURES)) | {
     "\x15": "\u2013", "\x16": "\u2014"}
+_TEX_CODE = re.compile("[" + "".join(_TEX_CODES) + "]")
 
 
 def _tex_codes(textpage, raw, characters: list[tuple[int, str]]) -> dict[int, str]:
@@ -273,8 +274,9 @@ def _font(textpage, raw, index: int) -> int | None:
     return ctypes.cast(raw.FPDFTextObj_GetFont(text_object), ctypes.c_void_p).value
 
 
-def _characters(textpage, raw, count: int) -> list[tuple[int, str]]:
-    """(PDFium's index, character) for each character of the page, one a character as printed.
+def _characters(textpage, raw, count: int) -> tuple[list[tuple[int, str]], str]:
+    """(PDFium's index, character) for each character of the page, one a character as printed, and
+    those characters as one string.
 
     A character outside the Basic Multilingual Plane (math italic 𝐴, 𝛽) comes in one of two ways:
     a ToUnicode map that gives it makes two indices, its UTF-16 surrogates, both with its box,
@@ -285,8 +287,8 @@ def _characters(textpage, raw, count: int) -> list[tuple[int, str]]:
     (the first way only, or neither), and each index one by one where it does not (a call a
     character: slower)."""
     text = textpage.get_text_range(0, count) if count else ""
-    if sum(2 if ord(ch) > 0xFFFF else 1 for ch in text) == count:
-        return list(_indexed(text, count)) if _ASTRAL.search(text) else list(enumerate(text))
+    if len(text) + len(_ASTRAL.findall(text)) == count:
+        return (list(_indexed(text, count)) if _ASTRAL.search(text) else list(enumerate(text))), text
     characters = []
     high = None
     for i in range(count):
@@ -301,7 +303,7 @@ def _characters(textpage, raw, count: int) -> list[tuple[int, str]]:
             continue
         high = None
         characters.append((i, chr(code)))
-    return characters
+    return characters, "".join(ch for _, ch in characters)
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
