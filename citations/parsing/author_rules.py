@@ -2,7 +2,7 @@
 the wrong place: a collaboration, the last names of a list, a program's name before a colon (an
 organisation's: organisation_rules.py). `relabel` (relabelling.py) applies them, in its order."""
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import cut_short, first_run, initials_first, is_initial
+from citations.parsing.label_runs import cut_short, ends_a_sentence, first_run, initials_first, is_initial
 from citations.parsing.labels import OTHER
 from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.names import GROUP, PARTICLES
@@ -82,6 +82,25 @@ def title_read_as_the_last_author(tokens: list[Token], labels: list[str]) -> lis
             or len(words) == 2 or (b < len(tokens) and tokens[b].text == ".")):
         return labels              # an abbreviated journal ("Phys."), "et al.", or a given and family name
     return labels[:a - 1] + [OTHER] + ["title"] * (b - a) + [OTHER] * (end - b) + labels[end:]
+
+
+# Abbreviations that open a name ("St. John's wort", "St. Louis", "Mt. Wilson"): no initial of a person's.
+_NAME_OPENING_ABBREVIATIONS = {"St", "Mt", "Ft"}
+
+
+@needs("author", "title", one_of=("St", "Mt", "Ft"))
+def abbreviation_opening_a_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Siyu Chen, ..., and Yang Yu. St. John's wort exacerbates acetaminophen-induced liver injury ...":
+    "St." after the stop that ends the authors' sentence opens the title, though the tagger read it as
+    the last author's word; that stop is no name's."""
+    found = first_run(labels, "title")
+    if found is None or found[0] < 4:
+        return labels
+    i = found[0]
+    if (tokens[i - 1].text != "." or tokens[i - 2].text not in _NAME_OPENING_ABBREVIATIONS
+            or labels[i - 2] != "author" or not ends_a_sentence(tokens, i - 3)):
+        return labels
+    return labels[:i - 3] + [OTHER, "title", "title"] + labels[i:]
 
 
 @needs("title", words=("(", ")"))

@@ -10,15 +10,20 @@ from citations.parsing.tagger import Tagger, shipped
 from citations.parsing.text import clean_reference_text
 from citations.parsing.tokens import tokenise
 
-PARSER_NAME = "pith-crf/21"
+PARSER_NAME = "pith-crf/22"
 # TeX left in references typeset from LaTeX: ties and braces are spaces, `` '' are quotes.
 _TEX = re.compile(r"~|\\[a-zA-Z]+\b\s*|[{}]")
+# ACL's style cuts a long author list with "and 2 others", where the labelled sets print "et al.", which
+# the tagger knows as an author list's end; alone it reads "and 2 others" as a title or a name.
+_AND_OTHERS = re.compile(r",?\s+and [0-9]+ others\b\.?")
 
 
 def _text(raw: str) -> str:
     text = clean_reference_text(raw or "")
     if "~" in text or "\\" in text or "{" in text or "`" in text or "''" in text:
         text = " ".join(_TEX.sub(" ", text.replace("``", "“").replace("''", "”")).split())
+    if " others" in text:
+        text = _AND_OTHERS.sub(", et al.", text)
     return text
 
 

@@ -34,6 +34,10 @@ _GROUPS = {
 
 CUES = {word: group for group, words in _GROUPS.items() for word in words.split()}
 
+# Words that say what a cited thing is without naming it ("Personal communication.", "Unpublished.",
+# "Lecture notes."): no title is made of them. (No feature: the model was trained without them.)
+UNNAMED = frozenset({"personal", "private", "unpublished", "manuscript", "lecture", "talk", "poster", "letter"})
+
 MONTHS = {name: number for number, names in enumerate(
     ["jan january", "feb february", "mar march", "apr april", "may", "jun june", "jul july", "aug august",
      "sep sept september", "oct october", "nov november", "dec december"], start=1) for name in names.split()}

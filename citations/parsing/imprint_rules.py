@@ -1,8 +1,8 @@
 """Label rules for a book's imprint, its publisher and place, where the tagger read one for the other,
-a journal the tagger read as a publisher, and a publisher read into the proceedings' name.
+a journal the tagger read as a publisher, and a publisher read into the proceedings' name or the title.
 `relabel` (relabelling.py) applies them, in its order."""
 from citations.parsing.cues import CUES
-from citations.parsing.label_runs import cut_short, first_run
+from citations.parsing.label_runs import cut_short, ends_a_sentence, first_run
 from citations.parsing.labels import OTHER
 from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
@@ -144,3 +144,40 @@ def publisher_read_into_the_proceedings(tokens: list[Token], labels: list[str]) 
             or any(CUES.get(w.lower()) not in (None, "and") for w in remainder if w.lower() not in _PUBLISHERS_WORDS)):
         return labels
     return labels[:stop] + [OTHER] + ["publisher"] * (j - stop - 1) + labels[j:]
+
+
+# The lower-case words a publisher's name holds ("Farrar, Straus and Giroux", "Society for ...").
+_NAMES_JOINING_WORDS = {"and", "&", "of", "for", "the", "de", "und", "et"}
+
+
+@needs("title", "place", absent=("publisher", "journal", "booktitle"), words=(".",))
+def publisher_read_into_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Daniel Kahneman. Thinking, Fast and Slow. Farrar, Straus and Giroux, New York, 2011." and "Wim De
+    Neys, editor. Dual Process Theory 2.0. Routledge, London, 2017.": a book's title that the tagger read
+    on past its stop into the publisher's name, the place after that name. Where the title's last
+    sentence is a name (a few capitalised words) and the imprint after it is printed as natbib's styles
+    print a book's, "Publisher, Place, Year.", that sentence is the publisher; a place and a year with no
+    comma between them ("Homer's World. Fiction, Tradition, Reality, Bergen 1995.") close a title whose
+    last sentence is its subtitle."""
+    found = first_run(labels, "title")
+    if found is None or "publisher" in labels:
+        return labels
+    i, j = found
+    n = len(tokens)
+    if j + 1 >= n or tokens[j].text != "," or labels[j + 1] != "place":
+        return labels
+    place_end = first_run(labels[j + 1:], "place")[1] + j + 1
+    if place_end + 1 >= n or tokens[place_end].text != "," or labels[place_end + 1] != "date":
+        return labels
+    stop = next((k for k in range(j - 2, i, -1) if ends_a_sentence(tokens, k)), None)
+    if stop is None or cut_short(tokens[stop - 1].text):
+        return labels              # "Proc. Int. ARENA2008 Workshop, Rome, 2008": an abbreviation's stop
+    words = [t.text for t in tokens[stop + 1:j] if t.text.isalpha()]
+    if not words or len(words) > _PUBLISHERS_NAME_WORDS or not words[0][0].isupper() \
+            or any(not w[0].isupper() and w not in _NAMES_JOINING_WORDS for w in words) \
+            or any(CUES.get(w.lower()) not in (None, "and", "press", "univ") for w in words):
+        return labels
+    return labels[:stop] + [OTHER] + ["publisher"] * (j - stop - 1) + labels[j:]
+
+
+_PUBLISHERS_NAME_WORDS = 6

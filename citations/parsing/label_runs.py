@@ -70,9 +70,18 @@ def printed_words(tokens: list[Token], i: int, j: int) -> list[str]:
 
 def ends_a_sentence(tokens: list[Token], i: int) -> bool:
     """Whether token i is a full stop that ends a sentence: glued to a word of more than one letter (an
-    initial's stop ends no sentence) and followed by a space, or by nothing."""
-    return (tokens[i].text == "." and i > 0 and len(tokens[i - 1].text) > 1 and tokens[i - 1].end == tokens[i].start
+    initial's stop ends no sentence), to a digit, or to a letter glued to a number ("Mistral 7B.",
+    "Dual Process Theory 2.0."), and followed by a space, or by nothing."""
+    return (tokens[i].text == "." and i > 0 and tokens[i - 1].end == tokens[i].start
+            and (len(tokens[i - 1].text) > 1 or _closes_a_number(tokens, i - 1))
             and (i + 1 >= len(tokens) or tokens[i + 1].start > tokens[i].end))
+
+
+def _closes_a_number(tokens: list[Token], k: int) -> bool:
+    """Whether token k (one character) is a digit, or a letter glued to a number before it, as a model's
+    size or a version's letter is ("7B", "4V"): no initial is."""
+    return tokens[k].text.isdigit() or (k > 0 and tokens[k - 1].end == tokens[k].start
+                                        and tokens[k - 1].text[-1:].isdigit())
 
 
 def sentence_start(tokens: list[Token], k: int) -> int:

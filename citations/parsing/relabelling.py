@@ -9,6 +9,7 @@ edges are here."""
 import re
 
 from citations.parsing.author_rules import (
+    abbreviation_opening_a_title,
     author_list_tail_opening_a_title,
     collaboration_in_brackets,
     collaboration_named_in_brackets,
@@ -41,7 +42,7 @@ from citations.parsing.container_rules import (
     volume_inside_a_title,
     year_opening_the_proceedings,
 )
-from citations.parsing.cues import CUES
+from citations.parsing.cues import CUES, UNNAMED
 from citations.parsing.date_rules import (
     lettered_year_opening_a_title,
     months_closing_the_title,
@@ -56,6 +57,7 @@ from citations.parsing.imprint_rules import (
     publisher_read_as_a_title,
     publisher_read_as_the_place,
     publisher_read_into_the_proceedings,
+    publisher_read_into_the_title,
 )
 from citations.parsing.label_runs import PART_NUMERAL, YEAR, ends_a_sentence, first_run, sentence_start
 from citations.parsing.labels import OTHER
@@ -96,6 +98,7 @@ from citations.parsing.software_rules import (
 from citations.parsing.title_rules import (
     date_after_a_semicolon_closing_the_title,
     list_closing_the_title,
+    lower_case_words_closing_the_title,
     number_opening_the_title,
     title_opening_after_et_al,
     title_read_on_past_in,
@@ -150,12 +153,10 @@ def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
-# Cue groups (cues.py) of words that open no title: what follows the title, or says where it is.
+# Cue groups (cues.py) of words that open no title: what follows the title, or says where it is
+# ("Preprint", which names no work, as cues.UNNAMED's words do not, is of the "arxiv" group).
 _AFTER_THE_TITLE = {"in", "access", "arxiv", "web", "doi", "isbn", "thesis", "report", "submitted", "eds", "pp", "vol",
                     "no", "month", "edition"}
-# Sentences that say what a cited thing is without naming it ("Personal communication.", "Unpublished.").
-# ("Preprint" is a cue of the "arxiv" group, which _AFTER_THE_TITLE already holds.)
-_UNNAMED = {"personal", "private", "unpublished", "manuscript", "lecture", "talk", "poster", "letter"}
 
 
 @needs("date", absent=("title",))
@@ -180,7 +181,7 @@ def _title_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
     s += 1
     first = tokens[s].text
     if (not (first[:1].isupper() or first[:1].isdigit()) or CUES.get(first.lower()) in _AFTER_THE_TITLE
-            or first.lower() in _UNNAMED):
+            or first.lower() in UNNAMED):
         return labels
     k = s
     # a bracket after the title holds a note on it ("(2nd ed.)", "(D. F. Krell, Trans.)")
@@ -388,13 +389,15 @@ _ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) fo
     lettered_year_opening_a_title, year_inside_a_titles_opening, collaboration_in_brackets,
     collaboration_named_in_brackets, family_name_opening_a_title, names_opening_a_title,
     author_list_tail_opening_a_title, title_read_as_the_last_author, package_read_as_an_author,
+    abbreviation_opening_a_title,
     title_opening_read_into_family_first_names, family_first_names_opening_a_title,
     editors_read_as_authors, authors_read_as_editors,
     # the title and where it appeared
     _title_read_as_a_note, book_before_a_journal, title_read_as_a_container, book_read_as_a_journal,
     journal_read_as_the_title,
     title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
-    list_closing_the_title, title_opening_after_et_al, title_read_on_past_in, number_opening_the_title,
+    list_closing_the_title, lower_case_words_closing_the_title, title_opening_after_et_al, title_read_on_past_in,
+    number_opening_the_title,
     date_after_a_semicolon_closing_the_title,
     book_read_into_the_title, journal_read_into_the_title, proceedings_read_into_the_title,
     journal_opening_inside_a_word, identifier_cue_closing_the_container,
@@ -415,4 +418,4 @@ _ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) fo
     chapter_read_as_a_journal,
     # the imprint
     publisher_read_as_the_place, publisher_read_as_a_journal, publisher_read_as_a_title,
-    journal_read_as_a_publisher, publisher_read_into_the_proceedings))
+    journal_read_as_a_publisher, publisher_read_into_the_proceedings, publisher_read_into_the_title))

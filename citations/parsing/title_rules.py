@@ -1,9 +1,10 @@
 """Label rules for a title's extent where the tagger cut it short: at a comma, a list that closes the
-title and the title's opening words after "et al.,"; at an "in" inside the title's sentence; and where it
+title, the lower-case words closing a title in sentence case and the title's opening words after "et
+al.,"; at an "in" inside the title's sentence; and where it
 read on past it: Vancouver's semicolon and date. `relabel` (relabelling.py) applies them, in its order."""
 import re
 
-from citations.parsing.cues import CUES
+from citations.parsing.cues import CUES, UNNAMED
 from citations.parsing.label_runs import ends_a_sentence, first_run
 from citations.parsing.labels import OTHER
 from citations.parsing.rule_needs import needs
@@ -47,6 +48,50 @@ def list_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
                 or any(CUES.get(w.lower()) not in (None, "and") for w in words):
             return labels
     return labels[:j] + ["title"] * (end - j) + labels[end:]
+
+
+# Lower-case words that say what state a work is in, not what it is called ("to appear").
+_STATES = UNNAMED | {"appear", "draft", "communication"}
+
+
+@needs("title", "date", words=(",",))
+def lower_case_words_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "M. Tanaskovic, L. Fagiano, and V. Gligorovski. Adaptive model predictive control for constrained,
+    linear time varying systems, 2017." and "Keith Conrad, The 15 puzzle, group theory, and permutations,
+    2017, Expository note.": a title in sentence case that the tagger cut at a comma inside it, reading
+    the lower-case words after it as a note or as nothing. The words from that comma up to the comma
+    before the date are the title's where the first is in lower case, none announces a field or says
+    what state the work is in ("in", "preprint", "unpublished", "to appear"), and the date comes next,
+    with nothing after it but notes: a work cited with its venue, its place or its publisher after the
+    date ("Manstyle : men + fashion, exhibition catalogue, 11 March-27 November, National Gallery of
+    Victoria") is of a style that names the kind of work after its title."""
+    found = first_run(labels, "title")
+    if found is None or found[1] - found[0] < 3:
+        return labels
+    i, j = found
+    n = len(tokens)
+    if j + 3 >= n or tokens[j].text != "," or labels[j] != OTHER or not tokens[j + 1].text.islower():
+        return labels
+    end = j + 1
+    while end < n and tokens[end].text not in (",", ".", "(", ";", ":", "["):
+        end += 1
+    if end + 1 >= n or tokens[end].text != "," or labels[end + 1] != "date" \
+            or any(labels[k] not in ("note", OTHER) for k in range(j + 1, end)):
+        return labels
+    words = [t.text.lower() for t in tokens[j + 1:end] if t.text.isalpha()]
+    if any(CUES.get(w) not in (None, "and") or w in _STATES for w in words) \
+            or not _in_sentence_case([t.text for t in tokens[i + 1:j]]) \
+            or not {labels[k] for k in range(end + 1, n)} <= {"date", "note", OTHER}:
+        return labels
+    return labels[:j] + ["title"] * (end - j) + labels[end:]
+
+
+def _in_sentence_case(texts: list[str]) -> bool:
+    """Whether the words after a title's first are mostly in lower case (short words and names aside:
+    only words of four letters or more count, and one in lower case at least)."""
+    words = [t for t in texts if t.isalpha() and len(t) > 3]
+    lower = sum(w[0].islower() for w in words)
+    return lower > 0 and lower > len(words) - lower
 
 
 def _items(tokens: list[Token], start: int, end: int) -> list[list[str]]:

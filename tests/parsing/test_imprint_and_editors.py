@@ -175,3 +175,28 @@ def test_a_publisher_after_the_proceedings_name_is_the_publisher():
                        (missiuro, "Proceedings of the Conference on Robotics, 2006. ICRA 2006")]:
         parsed = read_runs(text, [("booktitle", book)])
         assert (parsed.container, parsed.publisher) == (book, None), text
+
+
+def test_a_publisher_read_into_a_books_title_is_the_publisher():
+    # natbib's "Title. Publisher, Address, Year.": the tagger read on past the title's stop
+    parsed = read_runs("Daniel Kahneman. Thinking, Fast and Slow. Farrar, Straus and Giroux, New York, 2011.",
+                       [("author", "Daniel Kahneman"), ("title", "Thinking, Fast and Slow. Farrar, Straus and Giroux"),
+                        ("place", "New York"), ("date", "2011")])
+    assert (parsed.title, parsed.publisher, parsed.place) == ("Thinking, Fast and Slow", "Farrar, Straus and Giroux",
+                                                              "New York")
+    versioned = read_runs("Wim De Neys, editor. Dual Process Theory 2.0. Routledge, London, 2017.",
+                          [("editor", "Wim De Neys"), ("title", "Dual Process Theory 2.0. Routledge"),
+                           ("place", "London"), ("date", "2017")])
+    assert (versioned.title, versioned.publisher) == ("Dual Process Theory 2.0", "Routledge")
+    # a subtitle before a place and a year with no comma between them, or proceedings, stay the title's
+    for text, title, place, date in [
+            ("A. Parry, The Making of Homeric Verse. The Collected Papers, Oxford 1971.",
+             "The Making of Homeric Verse. The Collected Papers", "Oxford", "1971"),
+            ("V. Smith, Proc. Int. ARENA2008 Workshop, Rome, 2008.", "Proc. Int. ARENA2008 Workshop", "Rome", "2008"),
+            ("A. Smith. Waves. Lecture notes in physics, Berlin, 2008.", "Waves. Lecture notes in physics", "Berlin",
+             "2008"),
+            ("A. Smith. Waves at sea. Phys. Condensed Matter, Bristol, 2008.", "Waves at sea. Phys. Condensed Matter",
+             "Bristol", "2008")]:
+        parsed = read_runs(text, [("author", text.split(",")[0].split(". W")[0]), ("title", title), ("place", place),
+                                  ("date", date)])
+        assert (parsed.title, parsed.publisher) == (title, None), text

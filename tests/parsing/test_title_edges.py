@@ -414,6 +414,31 @@ def test_a_list_closing_the_title_is_the_titles():
         assert parsed.title == "Waves in water", text
 
 
+def test_lower_case_words_after_a_comma_closing_a_sentence_case_title_are_the_titles():
+    parsed = read_runs("M. Tanaskovic and L. Fagiano. Adaptive model predictive control for constrained, linear "
+                       "time varying systems, 2017.",
+                       [("author", "M. Tanaskovic and L. Fagiano"),
+                        ("title", "Adaptive model predictive control for constrained"),
+                        ("note", "linear time varying systems"), ("date", "2017")])
+    assert (parsed.title, parsed.note) == (
+        "Adaptive model predictive control for constrained, linear time varying systems", None)
+    listed = read_runs("Keith Conrad, The 15 puzzle, group theory, and permutations, 2017, Expository note.",
+                       [("author", "Keith Conrad"), ("title", "The 15 puzzle, group theory"), ("date", "2017"),
+                        ("note", "Expository note")])
+    assert (listed.title, listed.note) == ("The 15 puzzle, group theory, and permutations", "Expository note")
+    # what says what state the work is in, a title in title case, or a venue after the date: not the title's
+    for text, title, note, after in [
+            ("A. Smith, Waves in water, to appear, 2020.", "Waves in water", "to appear", []),
+            ("A. Smith, Waves in shallow water, unpublished manuscript, 2020.", "Waves in shallow water",
+             "unpublished manuscript", []),
+            ("A. Smith, Waves In Shallow Water, lecture given at Oxford, 2020.", "Waves In Shallow Water",
+             "lecture given at Oxford", []),
+            ("A. Smith, Waves in shallow water, exhibition catalogue, 2020, National Gallery, Melbourne.",
+             "Waves in shallow water", "exhibition catalogue", [("publisher", "National Gallery")])]:
+        parsed = read_runs(text, [("author", "A. Smith"), ("title", title), ("note", note), ("date", "2020")] + after)
+        assert parsed.title == title, text
+
+
 def test_a_titles_opening_after_et_al_is_the_titles():
     text = ("A. Dosovitskiy, L. Beyer, S. Gelly, et al., An image is worth 16x16 words: Transformers for image "
             "recognition at scale, arXiv preprint arXiv:2010.11929 (2020).")
