@@ -24,12 +24,13 @@ def organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list
     sentence of capitalised words opening the reference, read as the title with more title after it,
     is the organisation that wrote it (styles print the authors first, a title never opens with a
     sentence of its own before more title). Its words are capitalised but for connectors and the word
-    that says it is an organisation ("Federal office of Public Health.", "Qdrant contributors.")."""
+    that says it is an organisation ("Federal office of Public Health.", "Qdrant contributors."); a
+    number opens one only where such a word closes it ("1000 Genomes Project Consortium.")."""
     if "author" in labels or "title" not in labels:
         return labels
     start = labels.index("title")
     text = [t.text for t in tokens]
-    if any(t[:1].isalnum() for t in text[:start]) or not text[start][:1].isupper():
+    if any(t[:1].isalnum() for t in text[:start]) or not (text[start][:1].isupper() or text[start].isdigit()):
         return labels
     stop = next((k for k in range(start + 1, min(start + 10, len(text)))
                  if text[k] == "." and len(text[k - 1]) > 1 and text[k - 1].lower() not in CUES
@@ -37,6 +38,8 @@ def organisation_opening_a_title(tokens: list[Token], labels: list[str]) -> list
     if stop is None or stop + 2 >= len(text) or "title" not in labels[stop + 1:stop + 3]:
         return labels
     words = text[start:stop]
+    if words[0].isdigit() and not GROUP.fullmatch(words[-1]):
+        return labels              # "100 Great Ideas. A History of Thought": a title opening with a number
     if any(labels[k] not in ("title", OTHER) for k in range(start, stop)) or not all(
             (w[:1].isupper() or w[:1].isdigit() or w in _NAME_CONNECTORS or GROUP.fullmatch(w))
             and not YEAR.fullmatch(w) for w in words):

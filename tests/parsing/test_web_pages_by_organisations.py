@@ -34,6 +34,20 @@ def test_an_organisation_named_by_a_lower_case_word_is_the_author_not_the_titles
     assert (title.authors, title.title) == ((), "Learning to rank. A review of ranking with neural networks")
 
 
+def test_an_organisation_whose_name_opens_with_a_number_is_the_author():
+    text = ("1000 Genomes Project Consortium. A map of human genome variation from population scale sequencing. "
+            "Nature. 2010;467(7319):1061–1073.")
+    parsed = read_runs(text, [("title", "1000 Genomes Project Consortium. A map of human genome variation from "
+                                        "population scale sequencing"), ("journal", "Nature"), ("date", "2010")])
+    assert (parsed.authors, parsed.title) == (("1000 Genomes Project Consortium",),
+                                              "A map of human genome variation from population scale sequencing")
+    # a number opening a title's first sentence, with no organisation's word closing it, is the title's
+    book = read_runs("100 Great Ideas. A History of Thought in Short Essays. Penguin, 1999.",
+                     [("title", "100 Great Ideas. A History of Thought in Short Essays"), ("publisher", "Penguin"),
+                      ("date", "1999")])
+    assert (book.authors, book.title) == ((), "100 Great Ideas. A History of Thought in Short Essays")
+
+
 def test_a_community_of_contributors_is_one_name():
     assert families("pgvector contributors") == [("pgvector contributors", None)]
     assert families("The Stockfish Developers") == [("The Stockfish Developers", None)]
