@@ -148,6 +148,7 @@ def publisher_read_into_the_proceedings(tokens: list[Token], labels: list[str]) 
 
 # The lower-case words a publisher's name holds ("Farrar, Straus and Giroux", "Society for ...").
 _NAMES_JOINING_WORDS = {"and", "&", "of", "for", "the", "de", "und", "et"}
+_PUBLISHERS_NAME_WORDS = 6
 
 
 @needs("title", "place", absent=("publisher", "journal", "booktitle"), words=(".",))
@@ -178,6 +179,3 @@ def publisher_read_into_the_title(tokens: list[Token], labels: list[str]) -> lis
             or any(CUES.get(w.lower()) not in (None, "and", "press", "univ") for w in words):
         return labels
     return labels[:stop] + [OTHER] + ["publisher"] * (j - stop - 1) + labels[j:]
-
-
-_PUBLISHERS_NAME_WORDS = 6

@@ -153,8 +153,8 @@ def _named_document_title(tokens: list[Token], labels: list[str]) -> list[str]:
     return labels
 
 
-# Cue groups (cues.py) of words that open no title: what follows the title, or says where it is
-# ("Preprint", which names no work, as cues.UNNAMED's words do not, is of the "arxiv" group).
+# Cue groups (cues.py) of words that open no title: what follows the title, or says where it is ("Preprint"
+# is of the "arxiv" group); nor do cues.UNNAMED's words, which say what a thing is without naming it.
 _AFTER_THE_TITLE = {"in", "access", "arxiv", "web", "doi", "isbn", "thesis", "report", "submitted", "eds", "pp", "vol",
                     "no", "month", "edition"}
 
