@@ -444,15 +444,20 @@ def year_opening_the_proceedings(tokens: list[Token], labels: list[str]) -> list
     Society, pages 4793–4796, 2014." and "in: 2024 IEEE Workshop on Energy Data Visualization": a year
     straight after "In", opening the proceedings' name, is that name's first word (IEEE names its
     conferences so), though the tagger read it as the date; with no other date, the year is still read
-    from it (fields.py)."""
+    from it (fields.py). Nature's styles print no "In": a year straight after the title's stop opens the
+    name where a word of it says it is a conference's ("Isolation Forest. 2008 Eighth IEEE International
+    Conference on Data Mining, pp. 413–422.")."""
     if "date" not in labels:
         return labels
     for k in [k for k, label in enumerate(labels[:-1]) if label == "date" and k]:
         if labels[k + 1] not in ("booktitle", "journal") or not YEAR.fullmatch(tokens[k].text):
             continue
         before = k - 1 - (tokens[k - 1].text == ":")
-        if before >= 0 and tokens[before].text.lower() == "in" and labels[before] == labels[k - 1] == OTHER \
-                and tokens[k + 1].text[:1].isalnum():
+        after_in = before >= 0 and tokens[before].text.lower() == "in"
+        name_end = first_run(labels[k + 1:], labels[k + 1])[1] + k + 1
+        after_title = (before > 0 and tokens[before].text == "." and labels[before - 1] == "title"
+                       and any(CUES.get(t.text.lower()) == "proc" for t in tokens[k + 1:name_end]))
+        if (after_in or after_title) and labels[before] == labels[k - 1] == OTHER and tokens[k + 1].text[:1].isalnum():
             return labels[:k] + [labels[k + 1]] + labels[k + 1:]
     return labels
 

@@ -390,6 +390,20 @@ def test_a_year_opening_a_proceedings_name_is_the_names():
                       [("author", "A. Smith"), ("title", "Notes"), ("date", "2014"), ("journal", "Proc. Phys. Soc"),
                        ("volume", "12"), ("pages", "3")])
     assert (dated.container, dated.year) == ("Proc. Phys. Soc", 2014)
+    # Nature's styles print no "in": after the title's stop, a conference's name opens with its year
+    nature = read_runs("Liu FT, Ting KM, Zhou ZH (2008). Isolation Forest. 2008 Eighth IEEE International Conference "
+                       "on Data Mining, pp. 413–422.",
+                       [("author", "Liu FT, Ting KM, Zhou ZH"), ("date", "2008"), ("title", "Isolation Forest"),
+                        ("date", "2008"), ("booktitle", "Eighth IEEE International Conference on Data Mining"),
+                        ("pages", "413–422")])
+    assert (nature.container, nature.year) == ("2008 Eighth IEEE International Conference on Data Mining", 2008)
+    # ... but not a journal's, nor a year with a stop after it
+    for text, container, runs in [
+            ("A. Smith. Notes. 2014 Annals of Physics 12, 3.", "Annals of Physics", [("journal", "Annals of Physics")]),
+            ("A. Smith. Notes. 2014. IEEE Conference on Vision, 3-9.", "IEEE Conference on Vision",
+             [("booktitle", "IEEE Conference on Vision")])]:
+        parsed = read_runs(text, [("author", "A. Smith"), ("title", "Notes"), ("date", "2014")] + runs)
+        assert (parsed.container, parsed.year) == (container, 2014), text
 
 
 def test_an_identifiers_cue_is_not_the_journals_last_word():
