@@ -1,11 +1,9 @@
 """Label rules for a title's extent where the tagger cut it short: at a comma, a list that closes the
 title, the lower-case words closing a title in sentence case and the title's opening words after "et
-al.,"; at an "in" inside the title's sentence; and where it
-read on past it: Vancouver's semicolon and date. `relabel` (relabelling.py) applies them, in its order."""
-import re
-
+al.,"; at an "in" inside the title's sentence; and where it read on past it: Vancouver's semicolon and
+date. `relabel` (relabelling.py) applies them, in its order."""
 from citations.parsing.cues import CUES, UNNAMED
-from citations.parsing.label_runs import ends_a_sentence, first_run
+from citations.parsing.label_runs import YEAR, ends_a_sentence, first_run
 from citations.parsing.labels import OTHER
 from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
@@ -14,7 +12,6 @@ from citations.parsing.tokens import Token
 # say it is no part of the title.
 _READ_AS = {OTHER, "note", "journal", "booktitle"}
 _LIST_ITEM_WORDS = 5
-_YEAR = re.compile(r"(1[5-9][0-9][0-9]|20[0-9][0-9])")
 
 
 @needs("title")
@@ -196,7 +193,7 @@ def date_after_a_semicolon_closing_the_title(tokens: list[Token], labels: list[s
         return labels
     j, n = found[1], len(tokens)
     semicolon, year = j - 2, j - 1
-    if tokens[semicolon].text != ";" or not _YEAR.fullmatch(tokens[year].text) \
+    if tokens[semicolon].text != ";" or not YEAR.fullmatch(tokens[year].text) \
             or (j < n and tokens[j].text != "."):
         return labels
     return labels[:semicolon] + [OTHER, "date"] + labels[j:]

@@ -52,8 +52,7 @@ def test_st_opening_the_title_is_not_the_last_authors():
                               ("journal", "Toxicological Sciences"), ("volume", "190"), ("date", "2022")])
     assert parsed.title == "St. John's wort exacerbates acetaminophen-induced liver injury"
     assert [n.family for n in parsed.names] == ["Chen", "Wang", "Yu"]
-    # "St." as a name's own word, with no stop closing the authors' sentence before it, stays the name's
-    name = read_runs("A. St. Clair and B. Jones. Saints and sinners. Journal of Names, 3:1-9, 2020.",
-                     [("author", "A. St. Clair and B. Jones"), ("title", "Saints and sinners"),
-                      ("journal", "Journal of Names")])
-    assert (name.title, [n.family for n in name.names]) == ("Saints and sinners", ["St. Clair", "Jones"])
+    # "St." after a comma is a name's own abbreviation ("Kowalski, St." for Stanisław), not the title's
+    name = read_runs("Kowalski, St. Teoria grafów. Warszawa, 1970.",
+                     [("author", "Kowalski, St"), ("title", "Teoria grafów"), ("place", "Warszawa"), ("date", "1970")])
+    assert (name.title, [n.family for n in name.names]) == ("Teoria grafów", ["Kowalski"])

@@ -188,15 +188,16 @@ def test_a_publisher_read_into_a_books_title_is_the_publisher():
                           [("editor", "Wim De Neys"), ("title", "Dual Process Theory 2.0. Routledge"),
                            ("place", "London"), ("date", "2017")])
     assert (versioned.title, versioned.publisher) == ("Dual Process Theory 2.0", "Routledge")
-    # a subtitle before a place and a year with no comma between them, or proceedings, stay the title's
-    for text, title, place, date in [
-            ("A. Parry, The Making of Homeric Verse. The Collected Papers, Oxford 1971.",
+    # a subtitle before a place and a year with no comma between them, proceedings, a series or a journal
+    # after a stop cut short stay the title's
+    for text, author, title, place, date in [
+            ("A. Parry, The Making of Homeric Verse. The Collected Papers, Oxford 1971.", "A. Parry",
              "The Making of Homeric Verse. The Collected Papers", "Oxford", "1971"),
-            ("V. Smith, Proc. Int. ARENA2008 Workshop, Rome, 2008.", "Proc. Int. ARENA2008 Workshop", "Rome", "2008"),
-            ("A. Smith. Waves. Lecture notes in physics, Berlin, 2008.", "Waves. Lecture notes in physics", "Berlin",
-             "2008"),
-            ("A. Smith. Waves at sea. Phys. Condensed Matter, Bristol, 2008.", "Waves at sea. Phys. Condensed Matter",
-             "Bristol", "2008")]:
-        parsed = read_runs(text, [("author", text.split(",")[0].split(". W")[0]), ("title", title), ("place", place),
-                                  ("date", date)])
+            ("V. Smith, Proc. Int. ARENA2008 Workshop, Rome, 2008.", "V. Smith", "Proc. Int. ARENA2008 Workshop",
+             "Rome", "2008"),
+            ("A. Smith. Waves. Lecture notes in physics, Berlin, 2008.", "A. Smith", "Waves. Lecture notes in physics",
+             "Berlin", "2008"),
+            ("A. Smith. Waves at sea. Phys. Condensed Matter, Bristol, 2008.", "A. Smith",
+             "Waves at sea. Phys. Condensed Matter", "Bristol", "2008")]:
+        parsed = read_runs(text, [("author", author), ("title", title), ("place", place), ("date", date)])
         assert (parsed.title, parsed.publisher) == (title, None), text
