@@ -1,4 +1,4 @@
-"""Benchmark: the CRF reference parser (citations.parsing, pith-crf/22) next to the rule parser
+"""Benchmark: the CRF reference parser (citations.parsing, pith-crf/23) next to the rule parser
 (pith-rules/1) and refextract, field by field, on labelled reference strings.
 
     python bench/parsing.py [--quick] [--folds 10] [--jobs 1] [--data-dir /work/shared/data] [--examples N]

@@ -10,7 +10,7 @@ from citations.parsing.tagger import Tagger, shipped
 from citations.parsing.text import clean_reference_text
 from citations.parsing.tokens import tokenise
 
-PARSER_NAME = "pith-crf/22"
+PARSER_NAME = "pith-crf/23"
 # TeX left in references typeset from LaTeX: ties and braces are spaces, `` '' are quotes.
 _TEX = re.compile(r"~|\\[a-zA-Z]+\b\s*|[{}]")
 # ACL's style cuts a long author list with "and 2 others", where the labelled sets print "et al.", which

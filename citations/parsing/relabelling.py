@@ -101,6 +101,7 @@ from citations.parsing.title_rules import (
     lower_case_words_closing_the_title,
     number_opening_the_title,
     title_opening_after_et_al,
+    title_read_into_the_journal,
     title_read_on_past_in,
 )
 from citations.parsing.tokens import Token
@@ -393,7 +394,8 @@ _ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) fo
     title_opening_read_into_family_first_names, family_first_names_opening_a_title,
     editors_read_as_authors, authors_read_as_editors,
     # the title and where it appeared
-    _title_read_as_a_note, book_before_a_journal, title_read_as_a_container, book_read_as_a_journal,
+    _title_read_as_a_note, book_before_a_journal, title_read_as_a_container, title_read_into_the_journal,
+    book_read_as_a_journal,
     journal_read_as_the_title,
     title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
     list_closing_the_title, lower_case_words_closing_the_title, title_opening_after_et_al, title_read_on_past_in,

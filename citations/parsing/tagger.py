@@ -10,8 +10,8 @@ from citations.parsing.identifiers import Identifier
 from citations.parsing.tokens import Token
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
-MODEL_PATH = MODEL_DIR / "pith-crf-22.crfsuite"
-METADATA_PATH = MODEL_DIR / "pith-crf-22.json"
+MODEL_PATH = MODEL_DIR / "pith-crf-23.crfsuite"
+METADATA_PATH = MODEL_DIR / "pith-crf-23.json"
 
 _local = threading.local()
 

@@ -1,10 +1,12 @@
 """Label rules for a title's extent where the tagger cut it short: at a comma, a list that closes the
 title, the lower-case words closing a title in sentence case and the title's opening words after "et
 al.,"; at an "in" inside the title's sentence; and where it read on past it: Vancouver's semicolon and
-date. `relabel` (relabelling.py) applies them, in its order."""
+date; and a title read as the first sentence of a journal's name. `relabel` (relabelling.py) applies
+them, in its order."""
 from citations.parsing.cues import CUES, UNNAMED
-from citations.parsing.label_runs import YEAR, ends_a_sentence, first_run
+from citations.parsing.label_runs import YEAR, cut_short, ends_a_sentence, first_run
 from citations.parsing.labels import OTHER
+from citations.parsing.lexicon import shipped as shipped_lexicon
 from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
 
@@ -198,3 +200,45 @@ def date_after_a_semicolon_closing_the_title(tokens: list[Token], labels: list[s
         return labels
     return labels[:semicolon] + [OTHER, "date"] + labels[j:]
 
+
+
+# What a journal's name is followed by: its numbers.
+_JOURNALS_NUMBERS = {"volume", "issue", "pages"}
+
+
+@needs("author", "journal", absent=("title",), words=(".",))
+def title_read_into_the_journal(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Gérard Berry and Gérard Boudol. 1992. The Chemical Abstract Machine. Theoretical Computer Science
+    96, 1 (1992)" and "Berners-Lee, T., Hendler, J., Lassila, O.: The Semantic Web. Scientific American
+    284(5)": with no title labelled, a journal's name that opens the first piece after the authors and the
+    date and holds a sentence's end, its numbers after it, is a title and the journal: a journal's name
+    holds stops after its abbreviations ("Phys. Rev. Lett."), not after a whole word (a word alone before
+    the stop is too often an abbreviation that is an English word too: "Front. Phys."), unless the words
+    before the stop name a journal themselves ("The Lancet. Digital Health", as PubMed prints journals), or
+    all of them are a journal's abbreviated name ("Laser Part. Beams")."""
+    if "title" in labels or "author" not in labels:
+        return labels
+    n = len(labels)
+    i = next((k for k in range(n) if labels[k] not in ("author", "date", OTHER)), None)
+    if i is None or labels[i] != "journal" or "author" not in labels[:i]:
+        return labels
+    j = first_run(labels[i:], "journal")[1] + i
+    after = next((k for k in range(j, n) if labels[k] != OTHER), None)
+    if after is None or labels[after] not in _JOURNALS_NUMBERS:
+        return labels
+    stop = next((k for k in range(i + 1, j - 1) if tokens[k].text == "."), None)
+    if stop is None or not ends_a_sentence(tokens, stop) or cut_short(tokens[stop - 1].text) \
+            or CUES.get(tokens[stop - 1].text.lower()) == "journal":
+        return labels              # "Plant Mol. Biol.", "Annual Rev. Genet": the stops of abbreviations
+    title = [tokens[k].text.lower() for k in range(i, stop) if tokens[k].text.isalnum()]
+    journal = [tokens[k].text.lower() for k in range(stop + 1, j) if tokens[k].text.isalnum()]
+    if len(title) < 2 or not journal or _a_journals_name(title) or _a_journals_name(title + journal):
+        return labels              # "Front. Phys.", "The Lancet. Digital Health", "Laser Part. Beams"
+    return labels[:i] + ["title"] * (stop - i) + [OTHER] + labels[stop + 1:]
+
+
+def _a_journals_name(words: list[str]) -> bool:
+    """Whether words (lower case) are a journal's name the lexicon knows whole, "the" before it or not."""
+    start = 1 if words[0] == "the" else 0
+    return any(a == start and b == len(words) and "journal" in names
+               for a, b, names in shipped_lexicon().phrase_matches(words))

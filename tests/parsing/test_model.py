@@ -17,7 +17,7 @@ TOLERANCE = 0.005
 
 def test_the_shipped_model_is_the_one_its_metadata_describes():
     metadata = json.loads(METADATA_PATH.read_text())
-    assert metadata["parser"] == "pith-crf/22"
+    assert metadata["parser"] == "pith-crf/23"
     assert metadata["model_sha256"] == sha256(MODEL_PATH)
     assert MODEL_PATH.stat().st_size < 5_000_000
 

@@ -1,0 +1,46 @@
+"""A title the tagger read as part of the journal after it, as a reader of a record checks it: the
+title is the work's, the journal is where it appeared, and a journal's own name stays whole."""
+from tests.parsing.labelled_runs import read_runs
+
+
+def test_a_title_before_the_journals_name_in_one_sentence_run_is_the_title():
+    # ACM's and Springer's styles: "Authors. Year. Title. Journal Volume"
+    acm = read_runs("Gérard Berry and Gérard Boudol. 1992. The Chemical Abstract Machine. Theoretical Computer Science "
+                    "96, 1 (1992), 217–248.",
+                    [("author", "Gérard Berry and Gérard Boudol"), ("date", "1992"),
+                     ("journal", "The Chemical Abstract Machine. Theoretical Computer Science"), ("volume", "96"),
+                     ("issue", "1"), ("date", "1992"), ("pages", "217–248")])
+    assert (acm.title, acm.container) == ("The Chemical Abstract Machine", "Theoretical Computer Science")
+    lncs = read_runs("Berners-Lee, T., Hendler, J., Lassila, O.: The Semantic Web. Scientific American 284(5), 34–43 "
+                     "(May 2001)",
+                     [("author", "Berners-Lee, T., Hendler, J., Lassila, O"),
+                      ("journal", "The Semantic Web. Scientific American"), ("volume", "284"), ("issue", "5"),
+                      ("pages", "34–43"), ("date", "May 2001")])
+    assert (lncs.title, lncs.container) == ("The Semantic Web", "Scientific American")
+
+
+def test_a_journals_name_with_the_stops_of_its_abbreviations_stays_whole():
+    for text, journal in (("T. Kadowaki and H. Nishimori, Phys. Rev. E 58, 5355 (1998).", "Phys. Rev. E"),
+                          ("M. Fiedler, Czechoslovak Math. J. 23, 298 (1973).", "Czechoslovak Math. J"),
+                          ("Weising et al., Annual Rev. Genet, 22: 241, 1988", "Annual Rev. Genet"),
+                          ("A. Pillay, Quantum Inf. Process. 20, 202 (2021).", "Quantum Inf. Process"),
+                          ("A. Lucas, Front. Phys. 2, 5 (2014).", "Front. Phys"),
+                          ("R. Bingham, Laser Part. Beams 13, 451 (1995).", "Laser Part. Beams"),
+                          ("A. Smith, Nature Reviews. Drug Discovery 12, 5 (2013).", "Nature Reviews. Drug Discovery"),
+                          # journals' names as PubMed prints them, known to the lexicon
+                          ("A. Smith, The Lancet. Oncology 12, 5 (2013).", "The Lancet. Oncology"),
+                          ("A. Smith, The Lancet. Digital Health 3, 5 (2021).", "The Lancet. Digital Health"),
+                          ("A. Smith, Journal of Physics. Condensed Matter 12, 5 (2013).",
+                           "Journal of Physics. Condensed Matter")):
+        author = text.split(",")[0]
+        volume, pages = text[len(author) + len(journal) + 3:].replace(":", "").split()[:2]
+        parsed = read_runs(text, [("author", author), ("journal", journal), ("volume", volume.rstrip(",")),
+                                  ("pages", pages.rstrip(","))])
+        assert (parsed.title, parsed.container) == (None, journal), text
+
+
+def test_a_title_and_journal_with_no_numbers_after_them_are_left_as_read():
+    # a book's title and its series, or a report: no journal's numbers say the second sentence is a journal
+    parsed = read_runs("A. Smith. The Semantic Web. Scientific American, 2001.",
+                       [("author", "A. Smith"), ("journal", "The Semantic Web. Scientific American"), ("date", "2001")])
+    assert parsed.title is None
