@@ -27,7 +27,11 @@ GROUP = re.compile(r"\b(?:collaborations?|consortium|group|team|committee|associ
                     r"|foundation|council|institute|corporation|corp|inc|ltd|llc|gmbh|technologies|laboratory"
                     r"|administration|agency|commission|ministry|department|office|board|forum|alliance"
                     r"|project|community|company|university|centre|center|initiative|programme|federation"
-                    r"|labs?|contributors|developers)\b", re.I)
+                    r"|labs?|contributors|developers"
+                    # the same words in the languages of the bodies most cited in them
+                    r"|istituto|instituto|institut|ministero|ministerio|minist[eè]re|\w*ministerium|dipartimento"
+                    r"|departamento|d[eé]partement|presidenza|agenzia|agencia|consiglio|consejo|conseil|universidad"
+                    r"|universit[àäé]t?|universidade|zentrum|fondazione|fundaci[oó]n|stiftung|gesellschaft)\b", re.I)
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
 _ACRONYM = re.compile(r"[A-Z]{4,}")
 PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",

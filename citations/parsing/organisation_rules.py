@@ -6,11 +6,13 @@ import re
 from citations.parsing.cues import CUES
 from citations.parsing.label_runs import YEAR, first_run, holds_a_persons_initial, is_initial
 from citations.parsing.labels import OTHER
-from citations.parsing.names import GROUP
+from citations.parsing.names import GROUP, PARTICLES
 from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
 
-_NAME_CONNECTORS = {"of", "for", "and", "on", "the", "de", "&", "/", "-"}
+# Lower-case words inside an organisation's name: English connectors and the particles that join the
+# words of names in other languages ("Istituto Superiore di Sanità", "Presidenza del Consiglio dei Ministri").
+_NAME_CONNECTORS = {"of", "for", "and", "on", "the", "&", "/", "-"} | PARTICLES
 # "Joint Committee for Guides in Metrology": an organisation's name may hold these too, but a title in
 # title case does as often ("Deep Learning in Medicine."), so only the rule that asks for an
 # organisation's word (names.GROUP) reads them as part of a name.

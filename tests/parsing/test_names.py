@@ -78,6 +78,15 @@ def test_an_organisation_is_one_name_not_a_given_and_a_family_name():
     assert families("Smith, J., Jones, K. & Sons, P.") == [("Smith", "J."), ("Jones", "K."), ("Sons", "P.")]
 
 
+def test_a_public_body_named_in_its_own_language_is_one_name():
+    # Vancouver's references to health ministries and institutes, as COVID-19 papers cite them
+    for name in ("Ministerio de Sanidad", "Istituto Superiore di Sanità", "Bundesministerium für Gesundheit",
+                 "Presidenza del Consiglio dei Ministri", "Institut Pasteur", "Université Paris Cité"):
+        assert families(name) == [(name, None)], name
+    # a person named like one of those words is still a person
+    assert families("Ministeri, A.") == [("Ministeri", "A.")]
+
+
 def test_a_family_name_of_several_words_before_its_initials_is_whole():
     # MNRAS and A&A print the family name first, initials after, no comma between.
     assert families("Dalla Vecchia C., Schaye J.") == [("Dalla Vecchia", "C."), ("Schaye", "J.")]

@@ -34,6 +34,17 @@ def test_an_organisation_named_by_a_lower_case_word_is_the_author_not_the_titles
     assert (title.authors, title.title) == ((), "Learning to rank. A review of ranking with neural networks")
 
 
+def test_an_organisation_named_with_its_languages_particles_is_the_author_not_the_titles_opening():
+    # the tagger read the institute's name into the title; "di", "del", "della" join the name's words
+    for name, title in (("Istituto Superiore di Sanita", "COVID-19 integrated surveillance: the main national data"),
+                        ("Presidenza del Consiglio dei Ministri Dipartimento della Protezione Civile",
+                         "GitHub repository on COVID-19")):
+        parsed = read_as(f"{name}. {title}. https://example.org/. Accessed: 2020-03-22.", title=f"{name}. {title}",
+                         note="Accessed: 2020-03-22")
+        assert (parsed.authors, parsed.title) == ((name,), title)
+        assert [(n.family, n.given) for n in parsed.names] == [(name, None)]
+
+
 def test_an_organisation_whose_name_opens_with_a_number_is_the_author():
     text = ("1000 Genomes Project Consortium. A map of human genome variation from population scale sequencing. "
             "Nature. 2010;467(7319):1061–1073.")
