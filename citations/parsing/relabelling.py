@@ -90,6 +90,7 @@ from citations.parsing.organisation_rules import (
 )
 from citations.parsing.rule_needs import needs
 from citations.parsing.software_rules import (
+    kind_of_work_closing_the_title,
     page_named_before_its_access_date,
     page_named_before_its_link,
     software_before_empty_pieces,
@@ -398,7 +399,8 @@ _ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) fo
     book_read_as_a_journal,
     journal_read_as_the_title,
     title_before_the_imprint, name_before_a_colon_opening_a_title, quoted_title, _title_edges,
-    list_closing_the_title, lower_case_words_closing_the_title, title_opening_after_et_al, title_read_on_past_in,
+    kind_of_work_closing_the_title, list_closing_the_title, lower_case_words_closing_the_title,
+    title_opening_after_et_al, title_read_on_past_in,
     number_opening_the_title,
     date_after_a_semicolon_closing_the_title,
     book_read_into_the_title, journal_read_into_the_title, proceedings_read_into_the_title,

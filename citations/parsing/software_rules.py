@@ -1,10 +1,10 @@
 """Label rules for pages and software cited by their names, where the tagger read the name as an author,
 a note or a link: a page named before its link or the date it was accessed, a release named as Zenodo
-and GitHub name it, and software in AAS's style before the empty pieces of a journal it has none of.
-`relabel` (relabelling.py) applies them, in its order."""
+and GitHub name it, software in AAS's style before the empty pieces of a journal it has none of, and
+what kind of work it is said after its title. `relabel` (relabelling.py) applies them, in its order."""
 import re
 
-from citations.parsing.label_runs import holds_a_persons_initial, is_initial, sentence_start
+from citations.parsing.label_runs import ends_a_sentence, first_run, holds_a_persons_initial, is_initial, sentence_start
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
 from citations.parsing.rule_needs import needs
 from citations.parsing.tokens import Token
@@ -99,3 +99,33 @@ def software_release_title(tokens: list[Token], labels: list[str]) -> list[str]:
     labels = ["note" if label == "title" else label for label in labels]      # a title read elsewhere is not it
     labels[inside[0]:inside[-1] + 1] = ["title"] * len(inside)
     return labels
+
+
+# Words that say what kind of work a thing cited by its name is, as BibTeX's howpublished and note print it
+# after the title ("Public code repository.", "Python package on PyPI.", "W3C recommendation.").
+_KINDS = {"repository", "package", "recommendation", "dataset", "software", "library", "toolkit", "documentation",
+          "website", "webpage", "blog", "notebook", "specification"}
+_KIND_WORDS = 5
+
+
+@needs("title", words=(".",))
+def kind_of_work_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "ruggsea. 2026. lmkbc26-share: A closed-book system for the lm-kbc 2026 challenge. Public code
+    repository." and "Grekousis G (2024). geoxgboost: Geographically Weighted XGBoost. Python package on PyPI,
+    URL ...": the last sentence the tagger read into a title, where it is a few words that say what kind of
+    work it is (a repository, a package, a data set, a recommendation), is a note on it, not its title. A
+    subtitle says it with an article ("Keras. The Python deep learning library") or at more length, and
+    stays the title's, as does a short one that names no kind of work ("Spin waves. Magnetism of thin
+    films")."""
+    found = first_run(labels, "title")
+    if found is None:
+        return labels
+    i, j = found
+    stop = next((k for k in range(j - 2, i, -1) if ends_a_sentence(tokens, k)), None)
+    if stop is None:
+        return labels
+    words = [t.text for t in tokens[stop + 1:j] if t.text.isalnum()]
+    if (not words or len(words) > _KIND_WORDS or words[0].lower() in ("a", "an", "the")
+            or not _KINDS & {w.lower() for w in words}):
+        return labels
+    return labels[:stop] + [OTHER] + ["note"] * (j - stop - 1) + labels[j:]

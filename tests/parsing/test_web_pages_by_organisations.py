@@ -62,3 +62,27 @@ def test_an_organisation_whose_name_opens_with_a_number_is_the_author():
 def test_a_community_of_contributors_is_one_name():
     assert families("pgvector contributors") == [("pgvector contributors", None)]
     assert families("The Stockfish Developers") == [("The Stockfish Developers", None)]
+
+
+def test_what_kind_of_work_a_thing_is_is_a_note_not_its_title():
+    # BibTeX's howpublished after the title; the tagger read it into the title
+    for text, title, kind in (
+            ("ruggsea. 2026. lmkbc26-share: A closed-book system for the lm-kbc 2026 challenge. Public code "
+             "repository. https://github.com/ruggsea/lmkbc26-share.",
+             "lmkbc26-share: A closed-book system for the lm-kbc 2026 challenge", "Public code repository"),
+            ("Grekousis G (2024). geoxgboost: Geographically Weighted XGBoost. Python package on PyPI, URL "
+             "https://pypi.org/project/geoxgboost/.", "geoxgboost: Geographically Weighted XGBoost",
+             "Python package on PyPI")):
+        author = text.split(".")[0].split(" (")[0]
+        parsed = read_runs(text, [("author", author), ("title", f"{title}. {kind}")])
+        assert (parsed.title, parsed.note) == (title, kind)
+    # a subtitle says what the thing is with an article, or at length, or names no kind of work: the title's
+    for title in ("Keras. The Python deep learning library",
+                  "LAION-5B. Open large-scale dataset for training next generation image-text models",
+                  "Spin waves. Magnetism of thin films"):
+        subtitle = read_runs(f"Adam Paszke et al. {title}. 2019.", [("author", "Adam Paszke et al."), ("title", title)])
+        assert (subtitle.title, subtitle.note) == (title, None)
+    # a data set named by what it is, its maker's name read into its title, is named so
+    data = read_as("JHU CSSE. COVID-19 data repository. https://github.com/CSSEGISandData/COVID-19.",
+                   title="JHU CSSE. COVID-19 data repository")
+    assert (data.authors, data.title) == (("JHU CSSE",), "COVID-19 data repository")
