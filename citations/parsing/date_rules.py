@@ -1,7 +1,7 @@
 """Label rules about the reference's date (see relabelling.py for their order): a year closing the
 title is the title's own, and so are the months a title names before its stop; a year read as pages or
-a volume is the date, and so is a year with an author-year style's letter or one among a title's first
-words after names."""
+a volume is the date, and so is a year with an author-year style's letter, one among a title's first
+words after names, or one in brackets closing an undated title."""
 from citations.parsing.cues import CUES
 from citations.parsing.label_runs import YEAR, first_run
 from citations.parsing.labels import IDENTIFIER_LABELS, OTHER
@@ -148,3 +148,17 @@ def year_inside_a_titles_opening(tokens: list[Token], labels: list[str]) -> list
     labels[k - opened:after] = [OTHER] * (after - k + opened)
     labels[k] = "date"
     return labels
+
+
+@needs("title", absent=("date",), words=("(", ")"))
+def bracketed_year_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Shen, J. Quantum kernels and the cross-section of stock returns: Anatomy of a vanishing advantage
+    (2026). URL https://arxiv.org/abs/2607.20168.": with no date labelled, a year in brackets closing the
+    title is the reference's date (Springer Nature's styles print a preprint's year so), not the title's."""
+    found = first_run(labels, "title") if "date" not in labels else None
+    if found is None:
+        return labels
+    j = found[1]
+    if j < 4 or [t.text for t in tokens[j - 3:j:2]] != ["(", ")"] or not YEAR.fullmatch(tokens[j - 2].text):
+        return labels
+    return labels[:j - 3] + [OTHER, "date", OTHER] + labels[j:]

@@ -44,6 +44,7 @@ from citations.parsing.container_rules import (
 )
 from citations.parsing.cues import CUES, UNNAMED
 from citations.parsing.date_rules import (
+    bracketed_year_closing_the_title,
     lettered_year_opening_a_title,
     months_closing_the_title,
     year_closing_the_title,
@@ -411,7 +412,8 @@ _ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) fo
     _preprint_server_read_as_a_title, _title_before_its_editors, venue_read_as_an_editor, book_after_in,
     book_read_as_a_second_title, year_opening_the_proceedings,
     # dates and numbers
-    year_closing_the_title, months_closing_the_title, year_read_as_a_number, journal_acronym_before_its_numbers,
+    year_closing_the_title, months_closing_the_title, year_read_as_a_number, bracketed_year_closing_the_title,
+    journal_acronym_before_its_numbers,
     number_read_as_the_date,
     issue_read_as_the_volume, issue_read_into_the_volume, volume_read_into_the_journal,
     series_letter_read_as_the_volume,

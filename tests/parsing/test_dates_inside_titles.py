@@ -30,3 +30,16 @@ def test_the_months_a_title_names_before_its_stop_are_the_titles_own():
                          [("author", "Summerhill W"), ("title", "Working draft for the Hoover Seminar"),
                           ("date", "March 6, 2007"), ("date", "June 7, 2015")])
     assert (accessed.title, accessed.year) == ("Working draft for the Hoover Seminar", 2007)
+
+
+def test_a_year_in_brackets_closing_an_undated_title_is_the_date():
+    # Springer Nature's style for a preprint: "Title (2026). URL ..."; the tagger read the year into the title
+    text = ("Shen, J. Quantum kernels and the cross-section of stock returns: Anatomy of a vanishing advantage (2026). "
+            "URL https://arxiv.org/abs/2607.20168. Preprint, arXiv:2607.20168.")
+    title = "Quantum kernels and the cross-section of stock returns: Anatomy of a vanishing advantage"
+    parsed = read_runs(text, [("author", "Shen, J."), ("title", f"{title} (2026)")])
+    assert (parsed.title, parsed.year) == (title, 2026)
+    # dated elsewhere, the year is the title's own
+    dated = read_runs("A. Smith. The Olympic Games (1896). Sports History 12, 5 (2001).",
+                      [("author", "A. Smith"), ("title", "The Olympic Games (1896)"), ("date", "2001")])
+    assert (dated.title, dated.year) == ("The Olympic Games (1896)", 2001)
