@@ -21,8 +21,9 @@ def list_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Gated Attention for Large Language Models: Non-Linearity, Sparsity, and Attention-Sink-Free.
     arXiv preprint ..." and "...: Testing the Impact of Galaxy Mass, Star Formation Indicator, and
     Neighbour Colours": a title that closes with a list of three or more, which the tagger cut at the
-    list's first comma. The items after it, up to the sentence's end, are the title's where the last is
-    joined by "and" or "&", each is a few capitalised words, and none holds a word that announces a
+    list's first comma, or later ("... for Data with Temporal, Spatial, Hierarchical, or Phylogenetic
+    Structure"). The items after the cut, up to the sentence's end, are the title's where the last is
+    joined by "and", "&" or "or", each is a few capitalised words, and none holds a word that announces a
     field ("In", "Proc.", "pp.", "eds.")."""
     found = first_run(labels, "title")
     if found is None or found[1] - found[0] < 3:
@@ -39,14 +40,26 @@ def list_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     if "title" in labels[end:] or any(labels[k] not in _READ_AS for k in range(j + 1, end)):
         return labels
     items = _items(tokens, j + 1, end)
-    if len(items) < 2 or not items[-1] or items[-1][0].lower() not in ("and", "&"):
+    # the list may have begun inside the title ("... with Temporal, Spatial, Hierarchical, | or Phylogenetic
+    # Structure"): its items there count towards the three
+    begun = _items(tokens, found[0], j)[1:]
+    if not all(map(_list_item, begun)):
+        begun = []
+    if len(items) + len(begun) < 2 or not items[-1] or items[-1][0].lower() not in _JOINING:
         return labels
-    for item in items:
-        words = [w for w in item if w.lower() not in ("and", "&")]
-        if not words or len(words) > _LIST_ITEM_WORDS or not words[0][:1].isupper() \
-                or any(CUES.get(w.lower()) not in (None, "and") for w in words):
-            return labels
+    if not all(map(_list_item, items)):
+        return labels
     return labels[:j] + ["title"] * (end - j) + labels[end:]
+
+
+_JOINING = ("and", "&", "or")
+
+
+def _list_item(item: list[str]) -> bool:
+    """Whether a list's item is a few capitalised words, none announcing a field."""
+    words = [w for w in item if w.lower() not in _JOINING]
+    return bool(words) and len(words) <= _LIST_ITEM_WORDS and words[0][:1].isupper() \
+        and all(CUES.get(w.lower()) in (None, "and") for w in words)
 
 
 # Lower-case words that say what state a work is in, not what it is called ("to appear").

@@ -428,6 +428,27 @@ def test_a_list_closing_the_title_is_the_titles():
         assert parsed.title == "Waves in water", text
 
 
+def test_a_list_begun_inside_the_title_and_closed_by_or_after_its_cut_is_the_titles():
+    title = "Cross-Validation Strategies for Data with Temporal, Spatial, Hierarchical, or Phylogenetic Structure"
+    parsed = read_runs(f"Roberts DR, Bahn V (2017). {title}. Ecography, 40(8), 913–929.",
+                       [("author", "Roberts DR, Bahn V"), ("date", "2017"),
+                        ("title", "Cross-Validation Strategies for Data with Temporal, Spatial, Hierarchical"),
+                        ("journal", "or Phylogenetic Structure. Ecography"), ("volume", "40"), ("issue", "8"),
+                        ("pages", "913–929")])
+    assert (parsed.title, parsed.container) == (title, "Ecography")
+    # one item after a title with no list in it is no list's last
+    alone = read_runs("A. Smith (2017). Waves in Deep Water, or Shallow Seas. Ecography, 40(8), 913–929.",
+                      [("author", "A. Smith"), ("date", "2017"), ("title", "Waves in Deep Water"),
+                       ("journal", "or Shallow Seas. Ecography"), ("volume", "40")])
+    assert alone.title == "Waves in Deep Water"
+    # nor after a title whose comma parts off no list's items
+    clause = read_runs("A. Smith (2017). Waves in Deep Water, a study of the tides, or Shallow Seas. Ecography, 40.",
+                       [("author", "A. Smith"), ("date", "2017"),
+                        ("title", "Waves in Deep Water, a study of the tides"),
+                        ("journal", "or Shallow Seas. Ecography"), ("volume", "40")])
+    assert clause.title == "Waves in Deep Water, a study of the tides"
+
+
 def test_lower_case_words_after_a_comma_closing_a_sentence_case_title_are_the_titles():
     parsed = read_runs("M. Tanaskovic and L. Fagiano. Adaptive model predictive control for constrained, linear "
                        "time varying systems, 2017.",
