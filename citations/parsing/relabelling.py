@@ -4,8 +4,8 @@ become fields (fields.py). The rules about the authors' end are in author_rules.
 organisation's in organisation_rules.py, editors' in editor_rules.py), those about the title's
 container in container_rules.py, a title cut short in title_rules.py, those about a journal's numbers
 in locator_rules.py, a book's imprint in imprint_rules.py, those about pages and software cited by
-their names in software_rules.py, those about the date in date_rules.py; the rules about a title's own
-edges are here."""
+their names in software_rules.py, those about the date in date_rules.py, the series a proceedings'
+name is printed with in series_rules.py; the rules about a title's own edges are here."""
 import re
 
 from citations.parsing.author_rules import (
@@ -90,6 +90,7 @@ from citations.parsing.organisation_rules import (
     title_read_into_an_organisation,
 )
 from citations.parsing.rule_needs import needs
+from citations.parsing.series_rules import series_closing_the_proceedings
 from citations.parsing.software_rules import (
     kind_of_work_closing_the_title,
     page_named_before_its_access_date,
@@ -410,7 +411,7 @@ _ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) fo
     journal_read_before_its_series, volume_inside_a_title, _translation_closing_the_title,
     _edition_closing_the_title, _revision_closing_the_title, _report_number_closing_the_title,
     _preprint_server_read_as_a_title, _title_before_its_editors, venue_read_as_an_editor, book_after_in,
-    book_read_as_a_second_title, year_opening_the_proceedings,
+    book_read_as_a_second_title, year_opening_the_proceedings, series_closing_the_proceedings,
     # dates and numbers
     year_closing_the_title, months_closing_the_title, year_read_as_a_number, bracketed_year_closing_the_title,
     journal_acronym_before_its_numbers,
