@@ -137,23 +137,31 @@ _NOT_A_SENTENCE_END = {"al", "jr", "sr", "st", "ed", "eds", "dr", "mr", "mrs", "
 _POINTERS = {"cf", "vgl", "see", "siehe", "voir", "ibid", "ibidem", "also"}
 
 
+# What the tagger read an organisation's name opening the reference as: a note, nothing, or the imprint
+# ("Amazon Web Services.", "Wikipedia, .", "Qwen Team:"), which no style prints first.
+_READ_FOR_A_NAME = {"note", OTHER, "publisher", "place"}
+
+
 @needs("title", absent=("author",))
 def organisation_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "OpenAI. GPT-4o system card, 2024." and "xAI. Grok 3 Beta — The Age of Reasoning Agents, 2025.":
     with no author labelled, a sentence of a few words opening the reference straight before the title,
-    which the tagger read as a note or as nothing, names the organisation that wrote it (styles print
-    the authors first). Not a cue ("Online.", "Available."), a pointer ("Vgl.", "Cf.") or a date."""
+    which the tagger read as a note, as nothing or as the imprint ("Amazon Web Services. Add memory to your
+    ...", "Qwen Team: QwQ: Reflect, reason, respond", Springer's colon after the authors), names the
+    organisation that wrote it (styles print the authors first). Not a cue ("Online.", "Available."), a
+    pointer ("Vgl.", "Cf.") or a date."""
     if "author" in labels or "title" not in labels:
         return labels
     start = labels.index("title")
     stop = start - 1
-    if stop < 1 or tokens[stop].text != "." or tokens[start].start == tokens[stop].end:
+    if stop < 1 or tokens[stop].text not in (".", ":") or tokens[start].start == tokens[stop].end:
         return labels
-    words = [t.text for t in tokens[:stop]]
-    if (len(words) > 4 or any(label not in ("note", OTHER) for label in labels[:stop])
+    end = stop - (tokens[stop - 1].text == ",")          # "Wikipedia, .": the style's empty piece after it
+    words = [t.text for t in tokens[:end]]
+    if (not words or len(words) > 4 or any(label not in _READ_FOR_A_NAME for label in labels[:stop])
             or not all(w.isalnum() or w in _NAME_CONNECTORS for w in words)
             or not any(c.isupper() for c in words[0])
             or any(w.lower() in CUES or w.lower() in _POINTERS or YEAR.fullmatch(w) for w in words)
-            or holds_a_persons_initial(tokens, labels, 0, stop)):
+            or holds_a_persons_initial(tokens, labels, 0, end)):
         return labels
-    return ["author"] * stop + labels[stop:]
+    return ["author"] * end + [OTHER] * (stop - end) + labels[stop:]

@@ -86,3 +86,25 @@ def test_what_kind_of_work_a_thing_is_is_a_note_not_its_title():
     data = read_as("JHU CSSE. COVID-19 data repository. https://github.com/CSSEGISandData/COVID-19.",
                    title="JHU CSSE. COVID-19 data repository")
     assert (data.authors, data.title) == (("JHU CSSE",), "COVID-19 data repository")
+
+
+def test_an_organisation_opening_the_reference_read_as_the_imprint_is_the_author():
+    # no style prints the publisher first: the name before the title is who made it
+    for text, runs, name, title in (
+            ("Amazon Web Services. Add memory to your Amazon Bedrock AgentCore agent, 2026. URL https://aws.com/.",
+             [("publisher", "Amazon Web Services"), ("title", "Add memory to your Amazon Bedrock AgentCore agent"),
+              ("date", "2026")], "Amazon Web Services", "Add memory to your Amazon Bedrock AgentCore agent"),
+            # Springer's colon after the authors
+            ("Qwen Team: QwQ: Reflect, reason, respond. Technical Report, Alibaba Cloud (2025)",
+             [("place", "Qwen Team"), ("title", "QwQ: Reflect, reason, respond"), ("note", "Technical Report"),
+              ("date", "2025")], "Qwen Team", "QwQ: Reflect, reason, respond"),
+            # natbib's empty piece where a person's given names would be
+            ("Wikipedia, . Generative adversarial network, 2025a. URL https://en.wikipedia.org/wiki/GAN.",
+             [("publisher", "Wikipedia"), ("title", "Generative adversarial network"), ("date", "2025a")],
+             "Wikipedia", "Generative adversarial network")):
+        parsed = read_runs(text, runs)
+        assert (parsed.authors, parsed.title, parsed.publisher) == ((name,), title, None), text
+    # a person's name with its initials is left as read
+    person = read_runs("Smith K. Add memory to your agent, 2026.",
+                       [("publisher", "Smith K"), ("title", "Add memory to your agent"), ("date", "2026")])
+    assert person.authors == ()
