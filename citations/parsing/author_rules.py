@@ -36,13 +36,15 @@ def _family_name_opening(tokens: list[Token], labels: list[str], label: str) -> 
     k = stop - 1
     if labels[k] != "author":
         return labels
-    initials = 0
+    initials = two_letters = 0
     while k >= 0 and labels[k] == "author" and tokens[k].text not in (",", ";", "&", "and"):
         word = tokens[k].text
         if word == "." or word == "-":
             pass
         elif len(word) == 1 and word.isupper():
             initials += 1
+        elif word in _TWO_LETTER_INITIALS and tokens[k + 1].text == ".":
+            two_letters += 1
         else:
             return labels
         k -= 1
@@ -52,12 +54,17 @@ def _family_name_opening(tokens: list[Token], labels: list[str], label: str) -> 
     while end + 1 < j and tokens[end].start == tokens[end - 1].end and tokens[end].text in _INSIDE_A_NAME \
             and tokens[end + 1].start == tokens[end].end and tokens[end + 1].text[:1].isupper():
         end += 2
+    if two_letters and tokens[end].text != ",":
+        return labels              # "W. Li. Linearly convergent ...": a family name of two letters ends the name
     if label == "journal" and not (end + 1 < j and cut_short(tokens[end].text) and tokens[end + 1].text == "."):
         return labels              # "Ž. Surface and Coatings Technology": the journal's name goes on, not cut short
     return labels[:stop] + ["author"] * (end - stop) + labels[end:]
 
 
 _INSIDE_A_NAME = {"'", "’", "-"}
+# A transliterated letter's two ("J. Ch. Sublet", "A. Yu. Vaintrob", "E. Kh. Akhmedov"), an initial too, but
+# like a family name of two letters ("V. Vu."): a comma after the word that follows says which it is.
+_TWO_LETTER_INITIALS = {"Ch", "Kh", "Ph", "Sh", "Th", "Ts", "Ya", "Yu", "Zh"}
 
 
 @needs("author", absent=("title",))

@@ -437,6 +437,28 @@ def test_the_last_family_name_read_as_the_titles_opening_is_taken_whole():
     assert [n.family for n in parsed.names] == ["Easley", "de Prado", "O'Hara"]
 
 
+def test_a_transliterated_letters_two_are_an_initial_before_the_family_name_read_as_the_title():
+    # "J. Ch. Sublet", "A. Yu. Vaintrob": "Ch." and "Yu." are initials, and the word after them the family name
+    for author, family in (("J. Ch. Sublet", "Sublet"), ("A. Yu. Vaintrob", "Vaintrob")):
+        text = f"A. J. Koning, {author}, Monte Carlo nuclear data adjustment, Eur. Phys. J. Plus 133 (2018) 537."
+        parsed = _read_runs(text, [("author", f"A. J. Koning, {author[:-len(family) - 2]}"),
+                                   ("title", f"{family}, Monte Carlo nuclear data adjustment"),
+                                   ("journal", "Eur. Phys. J. Plus"), ("volume", "133"), ("date", "2018")])
+        assert (parsed.title, [n.family for n in parsed.names]) == ("Monte Carlo nuclear data adjustment",
+                                                                    ["Koning", family]), author
+    # a family name of two letters closing the name before its stop ("V. Vu.") is left as read
+    parsed = _read_runs("T. Tao and V. Yu. On the permanent of random Bernoulli matrices. Adv. Math. 220 (2009).",
+                        [("author", "T. Tao and V. Yu"), ("title", "On the permanent of random Bernoulli matrices"),
+                         ("journal", "Adv. Math."), ("volume", "220"), ("date", "2009")])
+    assert (parsed.title, [n.family for n in parsed.names]) == ("On the permanent of random Bernoulli matrices",
+                                                                ["Tao", "Yu"])
+    # nor is a family name of two letters no transliteration gives an initial of, a comma after the next word
+    parsed = _read_runs("T. Tao and V. Vu. Matrices, random and not. Adv. Math. 220 (2009).",
+                        [("author", "T. Tao and V. Vu"), ("title", "Matrices, random and not"),
+                         ("journal", "Adv. Math."), ("volume", "220"), ("date", "2009")])
+    assert (parsed.title, [n.family for n in parsed.names]) == ("Matrices, random and not", ["Tao", "Vu"])
+
+
 def test_a_title_read_into_an_organisations_name_is_the_title():
     # "OpenAI. Introducing ChatGPT, 2022.": the tagger read the sentence after the stop as more name.
     parsed = _read_as("OpenAI. Introducing ChatGPT, 2022.", author="OpenAI. Introducing ChatGPT", date="2022")
