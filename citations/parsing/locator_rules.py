@@ -4,7 +4,7 @@ read as the date; an issue for the volume or read into it, a volume read into th
 read into the volume, a journal's part read as a volume, the "of" after a volume read into its series,
 a series read as the container before its volume and book, a journal's acronym read as no field's, an
 article's page count or the pages' cue read into its pages, an article number's letters left out of
-them, and a chapter's cue read as a journal. `relabel`
+them, a chapter's cue read as a journal, and a journal read as a note before its volume. `relabel`
 (relabelling.py) applies them, in its order."""
 import re
 
@@ -425,3 +425,23 @@ def volume_read_into_the_journal(tokens: list[Token], labels: list[str]) -> list
             or after != (k + 2, k + 3) or not tokens[k + 2].text.isdigit()):
         return labels
     return labels[:k] + ["volume", OTHER, "pages"] + labels[k + 3:]
+
+
+
+@needs("note", "volume", absent=("journal", "booktitle"))
+def journal_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
+    """ "Lee, S. et al. (2020). Fluent genomics with plyranges and tximeta. F1000Research, 9.": with no
+    container labelled, a note that opens a sentence, a volume straight after it, is the
+    journal the volume is of: a note has no volume. Not one that a cue opens or holds ("Technical report",
+    "Accessed", "arXiv preprint")."""
+    if "journal" in labels or "booktitle" in labels:
+        return labels
+    found = first_run(labels, "note")
+    if found is None or found[0] == 0 or tokens[found[0] - 1].text != ".":
+        return labels
+    i, j = found
+    after = j + (j < len(tokens) and tokens[j].text == ",")          # "F1000Research, 9" or "F1000Research 9"
+    if (after >= len(labels) or labels[after] != "volume"
+            or any(CUES.get(t.text.lower()) not in (None, "journal", "and") for t in tokens[i:j])):
+        return labels
+    return labels[:i] + ["journal"] * (j - i) + labels[j:]

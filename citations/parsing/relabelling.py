@@ -69,6 +69,7 @@ from citations.parsing.locator_rules import (
     issue_read_as_the_volume,
     issue_read_into_the_volume,
     journal_acronym_before_its_numbers,
+    journal_read_as_a_note,
     number_read_as_the_date,
     of_read_into_the_series,
     page_count_read_into_the_pages,
@@ -422,7 +423,7 @@ _ORDER = tuple((rule, *(getattr(rule, need, frozenset()) for need in _NEEDS)) fo
     of_read_into_the_series, series_read_as_a_journal, series_before_its_volume_and_book,
     page_read_as_a_volume, page_letter_read_as_the_volume, page_read_as_a_title,
     page_count_read_into_the_pages, page_cue_read_into_the_pages, article_letters_read_as_no_fields,
-    chapter_read_as_a_journal,
+    chapter_read_as_a_journal, journal_read_as_a_note,
     # the imprint
     publisher_read_as_the_place, publisher_read_as_a_journal, publisher_read_as_a_title,
     journal_read_as_a_publisher, publisher_read_into_the_proceedings, publisher_read_into_the_title))

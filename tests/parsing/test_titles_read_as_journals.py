@@ -44,3 +44,23 @@ def test_a_title_and_journal_with_no_numbers_after_them_are_left_as_read():
     parsed = read_runs("A. Smith. The Semantic Web. Scientific American, 2001.",
                        [("author", "A. Smith"), ("journal", "The Semantic Web. Scientific American"), ("date", "2001")])
     assert parsed.title is None
+
+
+def test_a_note_before_a_volume_is_the_journal_the_volume_is_of():
+    parsed = read_runs("Lee, S. et al. (2020). Fluent genomics with plyranges and tximeta. F1000Research, 9.",
+                       [("author", "Lee, S. et al."), ("date", "2020"),
+                        ("title", "Fluent genomics with plyranges and tximeta"), ("note", "F1000Research"),
+                        ("volume", "9")])
+    assert (parsed.container, parsed.volume, parsed.note) == ("F1000Research", "9", None)
+    spaced = read_runs("K. Faust, J. Raes, Conet app: inference of biological association networks using cytoscape. "
+                       "F1000Research 5 (2016).",
+                       [("author", "K. Faust, J. Raes"), ("title", "Conet app: inference of biological association "
+                        "networks using cytoscape"), ("note", "F1000Research"), ("volume", "5"), ("date", "2016")])
+    assert (spaced.container, spaced.volume) == ("F1000Research", "5")
+    # a note a cue says is one, one in the title's sentence, or one with more than a comma before the number,
+    # stays a note
+    for text, note in (("A. Smith. Waves in water. Technical report, 9.", "Technical report"),
+                       ("A. Smith. Waves in water, Oxford talks, 9.", "Oxford talks"),
+                       ("A. Smith. Waves in water. Talk at Oxford (2020), 9.", "Talk at Oxford")):
+        kept = read_runs(text, [("author", "A. Smith"), ("title", "Waves in water"), ("note", note), ("volume", "9")])
+        assert (kept.container, kept.note) == (None, note), text
