@@ -225,10 +225,11 @@ def title_read_into_the_journal(tokens: list[Token], labels: list[str]) -> list[
     96, 1 (1992)" and "Berners-Lee, T., Hendler, J., Lassila, O.: The Semantic Web. Scientific American
     284(5)": with no title labelled, a journal's name that opens the first piece after the authors and the
     date and holds a sentence's end, its numbers after it, is a title and the journal: a journal's name
-    holds stops after its abbreviations ("Phys. Rev. Lett."), not after a whole word (a word alone before
-    the stop is too often an abbreviation that is an English word too: "Front. Phys."), unless the words
-    before the stop name a journal themselves ("The Lancet. Digital Health", as PubMed prints journals), or
-    all of them are a journal's abbreviated name ("Laser Part. Beams")."""
+    holds stops after its abbreviations ("Phys. Rev. Lett."), not after a whole word, and a title holds
+    no word cut short ("Engng Mater. Struct."; a word alone before the stop is too often an abbreviation
+    that is an English word too: "Front. Phys."), unless the words before the stop name a journal
+    themselves ("The Lancet. Digital Health", as PubMed prints journals), or all of them are a journal's
+    abbreviated name ("Laser Part. Beams")."""
     if "title" in labels or "author" not in labels:
         return labels
     n = len(labels)
@@ -240,13 +241,14 @@ def title_read_into_the_journal(tokens: list[Token], labels: list[str]) -> list[
     if after is None or labels[after] not in _JOURNALS_NUMBERS:
         return labels
     stop = next((k for k in range(i + 1, j - 1) if tokens[k].text == "."), None)
-    if stop is None or not ends_a_sentence(tokens, stop) or cut_short(tokens[stop - 1].text) \
-            or CUES.get(tokens[stop - 1].text.lower()) == "journal":
-        return labels              # "Plant Mol. Biol.", "Annual Rev. Genet": the stops of abbreviations
-    title = [tokens[k].text.lower() for k in range(i, stop) if tokens[k].text.isalnum()]
+    if stop is None or not ends_a_sentence(tokens, stop) or CUES.get(tokens[stop - 1].text.lower()) == "journal":
+        return labels              # "Annual Rev. Genet": the stop of an abbreviation
+    words = [tokens[k].text for k in range(i, stop) if tokens[k].text.isalnum()]
+    title = [w.lower() for w in words]
     journal = [tokens[k].text.lower() for k in range(stop + 1, j) if tokens[k].text.isalnum()]
-    if len(title) < 2 or not journal or _a_journals_name(title) or _a_journals_name(title + journal):
-        return labels              # "Front. Phys.", "The Lancet. Digital Health", "Laser Part. Beams"
+    if len(title) < 2 or not journal or any(map(cut_short, words)) or _a_journals_name(title) \
+            or _a_journals_name(title + journal):
+        return labels              # "Plant Mol. Biol.", "Front. Phys.", "The Lancet. Oncology", "Laser Part. Beams"
     return labels[:i] + ["title"] * (stop - i) + [OTHER] + labels[stop + 1:]
 
 

@@ -26,6 +26,7 @@ def test_a_journals_name_with_the_stops_of_its_abbreviations_stays_whole():
                           ("A. Pillay, Quantum Inf. Process. 20, 202 (2021).", "Quantum Inf. Process"),
                           ("A. Lucas, Front. Phys. 2, 5 (2014).", "Front. Phys"),
                           ("R. Bingham, Laser Part. Beams 13, 451 (1995).", "Laser Part. Beams"),
+                          ("A. Fract, Engng Muter. Struct 15, 1281 (1992).", "Engng Muter. Struct"),
                           ("A. Smith, Nature Reviews. Drug Discovery 12, 5 (2013).", "Nature Reviews. Drug Discovery"),
                           # journals' names as PubMed prints them, known to the lexicon
                           ("A. Smith, The Lancet. Oncology 12, 5 (2013).", "The Lancet. Oncology"),
