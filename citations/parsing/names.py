@@ -22,16 +22,28 @@ _AND = re.compile(rf"\s*;\s*(?:(?:(?i:and)|&)\s+)?|\s+(?:(?i:and)|und|et|y|e|és
 _ET_AL = re.compile(r"[,;]?\s*\b(?:et\.?\s*al\b\.?|and others|u\.\s*a\.|\.\.\.|…)\s*", re.I)
 _INITIAL = re.compile(r"^(?:[A-ZÀ-Þ](?:[a-z]?\.)?)(?:-?[A-ZÀ-Þ](?:[a-z]?\.)?)*$|^[A-Z]{1,3}$")
 # Words that make a name an organisation's, which has no given and family names to split (and
-# which author_rules.py reads an organisation by).
-GROUP = re.compile(r"\b(?:collaborations?|consortium|group|team|committee|association|society|organi[sz]ation|network"
-                    r"|foundation|council|institute|corporation|corp|inc|ltd|llc|gmbh|technologies|laboratory"
-                    r"|administration|agency|commission|ministry|department|office|board|forum|alliance"
-                    r"|project|community|company|university|centre|center|initiative|programme|federation"
-                    r"|labs?|contributors|developers"
-                    # the same words in the languages of the bodies most cited in them
-                    r"|istituto|instituto|institut|ministero|ministerio|minist[eè]re|\w*ministerium|dipartimento"
-                    r"|departamento|d[eé]partement|presidenza|agenzia|agencia|consiglio|consejo|conseil|universidad"
-                    r"|universit[àäé]t?|universidade|zentrum|fondazione|fundaci[oó]n|stiftung|gesellschaft)\b", re.I)
+# which author_rules.py reads an organisation by), and the same words in the languages of the public
+# bodies most cited in them.
+_GROUP_WORDS = (
+    "collaborations? consortium group team committee association society organi[sz]ation network foundation "
+    "council institute corporation corp inc ltd llc gmbh technologies laboratory administration agency "
+    "commission ministry department office board forum alliance project community company university centre "
+    "center initiative programme federation labs? contributors developers "
+    "istituto instituto institut ministero ministerio minist[eè]re bundesministerium ministerium dipartimento "
+    "departamento d[eé]partement presidenza agenzia agencia consiglio consejo conseil universidad "
+    "universit[àäé]t? universidade zentrum fondazione fundaci[oó]n stiftung gesellschaft").split()
+
+
+def _by_first_letter(words: list[str]) -> str:
+    """The words as one alternation grouped by their first letter, which a regex tries once a group,
+    not once a word: names are searched for these words at every word's start."""
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        groups.setdefault(word[0], []).append(word[1:])
+    return "|".join(f"{first}(?:{'|'.join(rests)})" for first, rests in groups.items())
+
+
+GROUP = re.compile(rf"\b(?:{_by_first_letter(_GROUP_WORDS)})\b", re.I)
 _CAPITALS = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ'’-]+")
 _ACRONYM = re.compile(r"[A-Z]{4,}")
 PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "des", "ten",
