@@ -427,13 +427,12 @@ def volume_read_into_the_journal(tokens: list[Token], labels: list[str]) -> list
     return labels[:k] + ["volume", OTHER, "pages"] + labels[k + 3:]
 
 
-
 @needs("note", "volume", absent=("journal", "booktitle"))
 def journal_read_as_a_note(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "Lee, S. et al. (2020). Fluent genomics with plyranges and tximeta. F1000Research, 9.": with no
-    container labelled, a note that opens a sentence, a volume straight after it, is the
-    journal the volume is of: a note has no volume. Not one that a cue opens or holds ("Technical report",
-    "Accessed", "arXiv preprint")."""
+    container labelled, a note that opens a sentence, a volume straight after it, is the journal the volume
+    is of: a note has no volume. Not one that a cue opens or holds ("Technical report", "Accessed", "arXiv
+    preprint")."""
     if "journal" in labels or "booktitle" in labels:
         return labels
     found = first_run(labels, "note")
