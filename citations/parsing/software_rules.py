@@ -105,11 +105,11 @@ def software_release_title(tokens: list[Token], labels: list[str]) -> list[str]:
 # after the title ("Public code repository.", "Python package on PyPI.", "W3C recommendation.").
 _KINDS = {"repository", "package", "recommendation", "dataset", "software", "library", "toolkit", "documentation",
           "website", "webpage", "blog", "notebook", "specification"}
-_KINDS_AS_WRITTEN = tuple(sorted(form for kind in _KINDS for form in (kind, kind.capitalize())))
+_KINDS_AS_WRITTEN = frozenset(form for kind in _KINDS for form in (kind, kind.capitalize()))
 _KIND_WORDS = 5
 
 
-@needs("title", words=(".",), one_of=_KINDS_AS_WRITTEN)
+@needs("title", words=(".",), one_of=tuple(sorted(_KINDS_AS_WRITTEN)))
 def kind_of_work_closing_the_title(tokens: list[Token], labels: list[str]) -> list[str]:
     """ "ruggsea. 2026. lmkbc26-share: A closed-book system for the lm-kbc 2026 challenge. Public code
     repository." and "Grekousis G (2024). geoxgboost: Geographically Weighted XGBoost. Python package on PyPI,
@@ -127,6 +127,6 @@ def kind_of_work_closing_the_title(tokens: list[Token], labels: list[str]) -> li
         return labels
     words = [t.text for t in tokens[stop + 1:j] if t.text.isalnum()]
     if (not words or len(words) > _KIND_WORDS or words[0].lower() in ("a", "an", "the")
-            or not set(_KINDS_AS_WRITTEN) & set(words)):
+            or _KINDS_AS_WRITTEN.isdisjoint(words)):
         return labels
     return labels[:stop] + [OTHER] + ["note"] * (j - stop - 1) + labels[j:]
